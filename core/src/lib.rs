@@ -1,0 +1,27 @@
+//! fers-core: the rules of chess and its fairy relatives, as data.
+//!
+//! Pure library: no I/O, no threads, no printing. See `ARCHITECTURE.md` at
+//! the repository root for how variants, pieces and conditions plug in.
+//!
+//! ```
+//! use fers_core::{variant, perft, Position};
+//! let pos = Position::startpos(variant::chess());
+//! assert_eq!(perft::perft(&pos, 3), 8902);
+//! ```
+
+pub mod game;
+pub mod geometry;
+pub mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod variant;
+pub mod zobrist;
+
+pub use game::{Game, Outcome, Termination};
+pub use geometry::{Geometry, Square, SquareSet, Topology};
+pub use moves::{Move, MoveError, MoveFlag, MoveList};
+pub use piece::{Color, Piece};
+pub use position::{FenError, Position};
+pub use variant::{Variant, VariantSpec};

@@ -1,0 +1,249 @@
+//! Moves: a compact 32-bit [`Move`] (one leg), a fixed-capacity [`MoveList`]
+//! that never allocates, and the notation errors of SPEC section 4.
+//!
+//! A move is one leg from a square to a square with a kind ([`MoveFlag`]) and
+//! an optional promotion. Turns made of several legs (Fanorona capture chains)
+//! are sequences of legs played by the same side: the position records that a
+//! chain is under way, and notation joins the legs with `,`.
+
+use std::fmt;
+use std::mem::MaybeUninit;
+
+/// The kind of a move, where from/to alone cannot tell.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
+pub enum MoveFlag {
+    Normal = 0,
+    /// Pawn double step (sets the en-passant square).
+    DoubleStep = 1,
+    EnPassant = 2,
+    /// Castling towards the last file (king's move written e1g1).
+    CastleKing = 3,
+    /// Castling towards file a.
+    CastleQueen = 4,
+    /// Messigny exchange, written with suffix `s`.
+    Exchange = 5,
+    /// Fanorona capture by approach, suffix `a`.
+    Approach = 6,
+    /// Fanorona capture by withdrawal, suffix `w`.
+    Withdrawal = 7,
+}
+
+impl MoveFlag {
+    fn from_bits(b: u32) -> MoveFlag {
+        match b {
+            1 => MoveFlag::DoubleStep,
+            2 => MoveFlag::EnPassant,
+            3 => MoveFlag::CastleKing,
+            4 => MoveFlag::CastleQueen,
+            5 => MoveFlag::Exchange,
+            6 => MoveFlag::Approach,
+            7 => MoveFlag::Withdrawal,
+            _ => MoveFlag::Normal,
+        }
+    }
+
+    /// The suffix letter that fers always writes for this kind, if any.
+    pub fn suffix(self) -> Option<char> {
+        match self {
+            MoveFlag::Exchange => Some('s'),
+            MoveFlag::Approach => Some('a'),
+            MoveFlag::Withdrawal => Some('w'),
+            _ => None,
+        }
+    }
+}
+
+/// One leg: from, to, flag, promotion kind. `Move::NONE` is no move.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Move(pub u32);
+
+impl Move {
+    pub const NONE: Move = Move(0);
+
+    #[inline]
+    pub fn new(from: u8, to: u8, flag: MoveFlag) -> Move {
+        Move(from as u32 | (to as u32) << 8 | (flag as u32) << 24)
+    }
+    #[inline]
+    pub fn with_promotion(from: u8, to: u8, kind: u8) -> Move {
+        Move(from as u32 | (to as u32) << 8 | ((kind as u32 + 1) << 16))
+    }
+    #[inline]
+    pub fn from(self) -> u8 {
+        self.0 as u8
+    }
+    #[inline]
+    pub fn to(self) -> u8 {
+        (self.0 >> 8) as u8
+    }
+    #[inline]
+    pub fn flag(self) -> MoveFlag {
+        MoveFlag::from_bits((self.0 >> 24) & 0xF)
+    }
+    /// Promotion kind, if the move promotes.
+    #[inline]
+    pub fn promotion(self) -> Option<u8> {
+        let p = (self.0 >> 16) & 0x3F;
+        if p == 0 {
+            None
+        } else {
+            Some(p as u8 - 1)
+        }
+    }
+    #[inline]
+    pub fn is_none(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Move({}->{} {:?} promo {:?})",
+            self.from(),
+            self.to(),
+            self.flag(),
+            self.promotion()
+        )
+    }
+}
+
+/// Capacity of a [`MoveList`]: far above the legal moves of any position
+/// reachable in the supported games (orthodox chess peaks at 218).
+pub const MAX_MOVES: usize = 1024;
+
+/// A list of moves on the stack; creating one does not touch its storage.
+pub struct MoveList {
+    len: usize,
+    moves: [MaybeUninit<Move>; MAX_MOVES],
+}
+
+impl MoveList {
+    #[inline]
+    pub fn new() -> Self {
+        MoveList {
+            len: 0,
+            moves: [MaybeUninit::uninit(); MAX_MOVES],
+        }
+    }
+    #[inline(always)]
+    pub fn push(&mut self, m: Move) {
+        // Bounds-checked: a position with more than MAX_MOVES moves is a bug
+        // in the capacity, not something to write past.
+        self.moves[self.len].write(m);
+        self.len += 1;
+    }
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        // SAFETY: the first `len` entries were written by `push`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr() as *const Move, self.len) }
+    }
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        // SAFETY: as above.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr() as *mut Move, self.len) }
+    }
+    #[inline]
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+    /// Keeps the moves for which `keep` is true, in order.
+    #[inline]
+    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let mut j = 0;
+        for i in 0..self.len {
+            // SAFETY: i < len, written.
+            let m = unsafe { self.moves[i].assume_init() };
+            if keep(m) {
+                self.moves[j].write(m);
+                j += 1;
+            }
+        }
+        self.len = j;
+    }
+    pub fn contains(&self, m: Move) -> bool {
+        self.as_slice().contains(&m)
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+/// Why a move string was refused.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum MoveError {
+    /// Not of the form `<from><to>[promotion][suffix]`.
+    Syntax(String),
+    /// Well formed, but no legal move matches.
+    Illegal(String),
+    /// Without its suffix, more than one legal move matches.
+    Ambiguous(String),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Syntax(s) => write!(f, "malformed move '{s}'"),
+            MoveError::Illegal(s) => write!(f, "illegal move '{s}'"),
+            MoveError::Ambiguous(s) => write!(f, "ambiguous move '{s}': add its suffix letter"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_fields_round_trip() {
+        let m = Move::new(143, 7, MoveFlag::Exchange);
+        assert_eq!(
+            (m.from(), m.to(), m.flag(), m.promotion()),
+            (143, 7, MoveFlag::Exchange, None)
+        );
+        let p = Move::with_promotion(50, 58, 4);
+        assert_eq!(
+            (p.from(), p.to(), p.flag(), p.promotion()),
+            (50, 58, MoveFlag::Normal, Some(4))
+        );
+        assert!(Move::NONE.is_none());
+    }
+
+    #[test]
+    fn move_list_retain() {
+        let mut l = MoveList::new();
+        for i in 0..10 {
+            l.push(Move::new(i, i + 1, MoveFlag::Normal));
+        }
+        l.retain(|m| m.from() % 2 == 0);
+        assert_eq!(l.len(), 5);
+        assert!(l.iter().all(|m| m.from() % 2 == 0));
+    }
+}

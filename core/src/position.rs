@@ -1,0 +1,702 @@
+//! The position: board, side to move, castling rights, en passant, clocks,
+//! Zobrist key; FEN parsing and printing; playing a move (copy-make: clone
+//! the position, then `play` on the copy, so that every rule that changes the
+//! board in unusual ways needs no undo code).
+
+use crate::geometry::{SquareSet, MAX_SQUARES, NO_SQ};
+use crate::moves::{Move, MoveError, MoveFlag, MoveList};
+use crate::piece::{Color, Piece};
+use crate::variant::Variant;
+use std::fmt;
+
+/// Castling wings, indexing `castle_rooks[colour][wing]`.
+pub const KING_SIDE: usize = 0;
+pub const QUEEN_SIDE: usize = 1;
+
+/// A game state of one variant.
+#[derive(Clone)]
+pub struct Position {
+    pub(crate) v: &'static Variant,
+    pub(crate) board: [Piece; MAX_SQUARES],
+    /// Squares occupied by each colour.
+    pub(crate) occ: [SquareSet; 2],
+    /// Square of each side's royal piece, or `NO_SQ`.
+    pub(crate) royal: [u8; 2],
+    pub(crate) side: Color,
+    /// Rook squares that still have castling rights, `NO_SQ` when lost.
+    pub(crate) castle_rooks: [[u8; 2]; 2],
+    /// En-passant target square, or `NO_SQ`.
+    pub(crate) ep: u8,
+    pub(crate) halfmove: u16,
+    pub(crate) fullmove: u16,
+    pub(crate) key: u64,
+}
+
+/// Why a FEN was refused.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct FenError(pub String);
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bad FEN: {}", self.0)
+    }
+}
+
+impl std::error::Error for FenError {}
+
+fn fen_err<T>(msg: impl Into<String>) -> Result<T, FenError> {
+    Err(FenError(msg.into()))
+}
+
+impl Position {
+    /// The variant's start position.
+    pub fn startpos(v: &'static Variant) -> Position {
+        Position::from_fen(v, &v.start_fen).expect("start FEN of a built variant is valid")
+    }
+
+    fn empty(v: &'static Variant) -> Position {
+        Position {
+            v,
+            board: [Piece::EMPTY; MAX_SQUARES],
+            occ: [SquareSet::EMPTY; 2],
+            royal: [NO_SQ; 2],
+            side: Color::White,
+            castle_rooks: [[NO_SQ; 2]; 2],
+            ep: NO_SQ,
+            halfmove: 0,
+            fullmove: 1,
+            key: 0,
+        }
+    }
+
+    /// Parses a FEN of this variant. Trailing fields may be omitted.
+    pub fn from_fen(v: &'static Variant, fen: &str) -> Result<Position, FenError> {
+        let mut pos = Position::empty(v);
+        let geo = v.geometry;
+        let mut fields = fen.split_whitespace();
+        let board = match fields.next() {
+            Some(b) => b,
+            None => return fen_err("empty FEN"),
+        };
+        let rows: Vec<&str> = board.split('/').collect();
+        if rows.len() != geo.ranks as usize {
+            return fen_err(format!(
+                "{} ranks given, the board has {}",
+                rows.len(),
+                geo.ranks
+            ));
+        }
+        for (i, row) in rows.iter().enumerate() {
+            let rank = geo.ranks - 1 - i as u8;
+            let mut file: u32 = 0;
+            let bytes = row.as_bytes();
+            let mut j = 0;
+            while j < bytes.len() {
+                let c = bytes[j];
+                if c.is_ascii_digit() {
+                    let mut n = (c - b'0') as u32;
+                    if j + 1 < bytes.len() && bytes[j + 1].is_ascii_digit() {
+                        n = n * 10 + (bytes[j + 1] - b'0') as u32;
+                        j += 1;
+                    }
+                    if n == 0 {
+                        return fen_err(format!("rank {}: zero empty squares", rank + 1));
+                    }
+                    file += n;
+                } else {
+                    if file >= geo.files as u32 {
+                        return fen_err(format!(
+                            "rank {} has more than {} files",
+                            rank + 1,
+                            geo.files
+                        ));
+                    }
+                    let sq = geo.square(file as u8, rank);
+                    if c == b'x' || c == b'*' {
+                        pos.board[sq as usize] = Piece::HOLE;
+                    } else {
+                        let ch = c as char;
+                        let kind = match v.kind_of_letter(ch) {
+                            Some(k) if ch.is_ascii_alphabetic() => k,
+                            _ => return fen_err(format!("unknown piece letter '{ch}'")),
+                        };
+                        let color = if ch.is_ascii_uppercase() {
+                            Color::White
+                        } else {
+                            Color::Black
+                        };
+                        pos.put(sq, Piece::new(kind, color));
+                    }
+                    file += 1;
+                }
+                if file > geo.files as u32 {
+                    return fen_err(format!(
+                        "rank {} has more than {} files",
+                        rank + 1,
+                        geo.files
+                    ));
+                }
+                j += 1;
+            }
+            if file != geo.files as u32 {
+                return fen_err(format!(
+                    "rank {} has {} files, not {}",
+                    rank + 1,
+                    file,
+                    geo.files
+                ));
+            }
+        }
+
+        pos.side = match fields.next() {
+            None | Some("w") | Some("W") => Color::White,
+            Some("b") | Some("B") => Color::Black,
+            Some(s) => return fen_err(format!("side to move '{s}' is not w or b")),
+        };
+
+        // Royal pieces: exactly one per side when the variant has a royal kind.
+        if let Some(rk) = v.royal_kind {
+            for c in [Color::White, Color::Black] {
+                let royals: Vec<u8> = pos.occ[c.index()]
+                    .iter()
+                    .filter(|&s| pos.board[s as usize].kind() == rk)
+                    .collect();
+                if royals.len() != 1 {
+                    return fen_err(format!(
+                        "{} has {} {}s, needs exactly one",
+                        if c == Color::White { "White" } else { "Black" },
+                        royals.len(),
+                        v.pieces[rk as usize].name
+                    ));
+                }
+                pos.royal[c.index()] = royals[0];
+            }
+        }
+
+        if let Some(cf) = fields.next() {
+            pos.parse_castling(cf)?;
+        }
+        if let Some(ep) = fields.next() {
+            if ep != "-" {
+                let sq = match geo.parse_square(ep) {
+                    Some(s) => s,
+                    None => return fen_err(format!("en-passant square '{ep}' is not a square")),
+                };
+                if v.en_passant {
+                    pos.ep = sq;
+                }
+            }
+        }
+        if let Some(h) = fields.next() {
+            pos.halfmove = match h.parse() {
+                Ok(n) => n,
+                Err(_) => return fen_err(format!("half-move clock '{h}' is not a number")),
+            };
+        }
+        if let Some(f) = fields.next() {
+            pos.fullmove = match f.parse::<u16>() {
+                Ok(n) => n.max(1),
+                Err(_) => return fen_err(format!("move number '{f}' is not a number")),
+            };
+        }
+        if let Some(extra) = fields.next() {
+            return fen_err(format!("unexpected field '{extra}'"));
+        }
+        // The side that just moved may not have its royal piece attacked.
+        let them = pos.side.flip();
+        if pos.royal[them.index()] != NO_SQ && pos.attacked(pos.royal[them.index()], pos.side) {
+            return fen_err("the side not to move is in check");
+        }
+        pos.key = pos.compute_key();
+        Ok(pos)
+    }
+
+    fn parse_castling(&mut self, field: &str) -> Result<(), FenError> {
+        if field == "-" {
+            return Ok(());
+        }
+        let v = self.v;
+        let geo = v.geometry;
+        let rook_kind = v.kind_of_letter('r');
+        for ch in field.chars() {
+            let color = if ch.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let c = color.index();
+            let ksq = self.royal[c];
+            let back = if color == Color::White {
+                0
+            } else {
+                geo.ranks - 1
+            };
+            if !ch.is_ascii_alphabetic() {
+                return fen_err(format!("castling field '{field}' has '{ch}'"));
+            }
+            if !v.castling || ksq == NO_SQ || geo.rank_of(ksq) != back || rook_kind.is_none() {
+                continue; // a right that cannot exist is dropped, as Stockfish does
+            }
+            let rook = Piece::new(rook_kind.unwrap_or(0), color);
+            let kf = geo.file_of(ksq);
+            let lower = ch.to_ascii_lowercase();
+            let rook_file = match lower {
+                // The outermost rook on that wing.
+                'k' => (kf + 1..geo.files)
+                    .rev()
+                    .find(|&f| self.board[geo.square(f, back) as usize] == rook),
+                'q' => (0..kf).find(|&f| self.board[geo.square(f, back) as usize] == rook),
+                f if (f as u8) >= b'a' && (f as u8) < b'a' + geo.files => Some(f as u8 - b'a'),
+                _ => return fen_err(format!("castling field '{field}' has '{ch}'")),
+            };
+            let Some(rf) = rook_file else { continue };
+            let rsq = geo.square(rf, back);
+            if self.board[rsq as usize] != rook || rf == kf {
+                continue;
+            }
+            let wing = if rf > kf { 0 } else { 1 };
+            self.castle_rooks[c][wing] = rsq;
+        }
+        Ok(())
+    }
+
+    /// The position as FEN.
+    pub fn to_fen(&self) -> String {
+        let v = self.v;
+        let geo = v.geometry;
+        let mut s = String::with_capacity(96);
+        for rank in (0..geo.ranks).rev() {
+            let mut empty = 0;
+            for file in 0..geo.files {
+                let p = self.board[geo.square(file, rank) as usize];
+                if p.is_empty() {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    s.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                if p == Piece::HOLE {
+                    s.push('x');
+                } else {
+                    s.push(v.letter(p.kind(), p.color()));
+                }
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        s.push_str(if self.side == Color::White {
+            " w "
+        } else {
+            " b "
+        });
+        let mut any = false;
+        for color in [Color::White, Color::Black] {
+            for wing in [KING_SIDE, QUEEN_SIDE] {
+                let rsq = self.castle_rooks[color.index()][wing];
+                if rsq == NO_SQ {
+                    continue;
+                }
+                any = true;
+                // KQkq when the rook is the outermost one, else its file letter.
+                let back = geo.rank_of(rsq);
+                let kf = geo.file_of(self.royal[color.index()]);
+                let rook = self.board[rsq as usize];
+                let outer = if wing == KING_SIDE {
+                    (geo.file_of(rsq) + 1..geo.files)
+                        .all(|f| self.board[geo.square(f, back) as usize] != rook)
+                } else {
+                    (0..geo.file_of(rsq)).all(|f| self.board[geo.square(f, back) as usize] != rook)
+                };
+                let _ = kf;
+                let ch = if outer {
+                    if wing == KING_SIDE {
+                        'k'
+                    } else {
+                        'q'
+                    }
+                } else {
+                    (b'a' + geo.file_of(rsq)) as char
+                };
+                s.push(if color == Color::White {
+                    ch.to_ascii_uppercase()
+                } else {
+                    ch
+                });
+            }
+        }
+        if !any {
+            s.push('-');
+        }
+        s.push(' ');
+        if self.ep == NO_SQ {
+            s.push('-');
+        } else {
+            s.push_str(&geo.square_name(self.ep));
+        }
+        s.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
+        s
+    }
+
+    /// Zobrist key computed from scratch (the incremental one must equal it).
+    pub fn compute_key(&self) -> u64 {
+        let z = &self.v.zobrist;
+        let mut k = 0;
+        for sq in 0..self.v.geometry.num_squares() as u8 {
+            let p = self.board[sq as usize];
+            if !p.is_empty() {
+                k ^= z.piece(p.0, sq);
+            }
+        }
+        if self.side == Color::Black {
+            k ^= z.side;
+        }
+        for c in 0..2 {
+            for w in 0..2 {
+                if self.castle_rooks[c][w] != NO_SQ {
+                    k ^= z.castle[c][w];
+                }
+            }
+        }
+        if self.ep != NO_SQ {
+            k ^= z.ep_file[self.v.geometry.file_of(self.ep) as usize];
+        }
+        k
+    }
+
+    #[inline]
+    fn put(&mut self, sq: u8, p: Piece) {
+        self.board[sq as usize] = p;
+        self.occ[p.color().index()].insert(sq);
+    }
+
+    /// Moves the piece on `from` to the empty square `to`, keeping the key.
+    #[inline(always)]
+    fn shift(&mut self, from: u8, to: u8, p: Piece) {
+        let z = &self.v.zobrist;
+        self.board[from as usize] = Piece::EMPTY;
+        self.board[to as usize] = p;
+        let o = &mut self.occ[p.color().index()];
+        o.remove(from);
+        o.insert(to);
+        self.key ^= z.piece(p.0, from) ^ z.piece(p.0, to);
+    }
+
+    #[inline(always)]
+    fn remove_piece(&mut self, sq: u8) {
+        let p = self.board[sq as usize];
+        self.board[sq as usize] = Piece::EMPTY;
+        self.occ[p.color().index()].remove(sq);
+        self.key ^= self.v.zobrist.piece(p.0, sq);
+    }
+
+    #[inline(always)]
+    fn add_piece(&mut self, sq: u8, p: Piece) {
+        self.put(sq, p);
+        self.key ^= self.v.zobrist.piece(p.0, sq);
+    }
+
+    /// Plays a legal move in place. To keep the old position, clone first.
+    pub fn play(&mut self, m: Move) {
+        let v = self.v;
+        let z = &v.zobrist;
+        let us = self.side;
+        let (from, to) = (m.from(), m.to());
+        let p = self.board[from as usize];
+        let captured = self.board[to as usize];
+
+        self.halfmove = self.halfmove.saturating_add(1);
+        if self.ep != NO_SQ {
+            self.key ^= z.ep_file[v.geometry.file_of(self.ep) as usize];
+            self.ep = NO_SQ;
+        }
+        let is_pawn = Some(p.kind()) == v.pawn_kind;
+        if is_pawn {
+            self.halfmove = 0;
+        }
+
+        match m.flag() {
+            MoveFlag::CastleKing | MoveFlag::CastleQueen => {
+                let wing = if m.flag() == MoveFlag::CastleKing {
+                    KING_SIDE
+                } else {
+                    QUEEN_SIDE
+                };
+                let rsq = self.castle_rooks[us.index()][wing];
+                let (_, rook_to) = castle_targets(v, us, wing);
+                let rook = self.board[rsq as usize];
+                // Lift both, then place both: squares may overlap (Chess960).
+                self.remove_piece(from);
+                self.remove_piece(rsq);
+                self.add_piece(to, p);
+                self.add_piece(rook_to, rook);
+            }
+            MoveFlag::EnPassant => {
+                let behind = v.steps.step(v.pawn_push[us.flip().index()], to);
+                self.remove_piece(behind);
+                self.shift(from, to, p);
+                self.halfmove = 0;
+            }
+            _ => {
+                if captured.is_piece() {
+                    self.remove_piece(to);
+                    self.halfmove = 0;
+                }
+                self.shift(from, to, p);
+                if let Some(k) = m.promotion() {
+                    self.remove_piece(to);
+                    self.add_piece(to, Piece::new(k, us));
+                }
+                if m.flag() == MoveFlag::DoubleStep {
+                    let mid = v.steps.step(v.pawn_push[us.index()], from);
+                    // Only record a target an enemy pawn could take, so
+                    // that equal positions have equal keys (as Stockfish).
+                    let them = Piece::new(p.kind(), us.flip());
+                    let caps = v.pawn_captures[us.index()];
+                    let capturable = caps.iter().any(|&d| {
+                        let s = v.steps.step(d, mid);
+                        s != NO_SQ && self.board[s as usize] == them
+                    });
+                    if capturable {
+                        self.ep = mid;
+                        self.key ^= z.ep_file[v.geometry.file_of(mid) as usize];
+                    }
+                }
+            }
+        }
+
+        if self.royal[us.index()] == from {
+            self.royal[us.index()] = to;
+            for w in 0..2 {
+                self.clear_castle(us.index(), w);
+            }
+        }
+        for c in 0..2 {
+            for w in 0..2 {
+                let r = self.castle_rooks[c][w];
+                if r == from || r == to {
+                    self.clear_castle(c, w);
+                }
+            }
+        }
+
+        self.side = us.flip();
+        self.key ^= z.side;
+        if us == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+    }
+
+    #[inline]
+    fn clear_castle(&mut self, c: usize, w: usize) {
+        if self.castle_rooks[c][w] != NO_SQ {
+            self.castle_rooks[c][w] = NO_SQ;
+            self.key ^= self.v.zobrist.castle[c][w];
+        }
+    }
+
+    /// Plays a null move (side to move passes), for search.
+    pub fn play_null(&mut self) {
+        let z = &self.v.zobrist;
+        if self.ep != NO_SQ {
+            self.key ^= z.ep_file[self.v.geometry.file_of(self.ep) as usize];
+            self.ep = NO_SQ;
+        }
+        self.side = self.side.flip();
+        self.key ^= z.side;
+        self.halfmove = self.halfmove.saturating_add(1);
+    }
+
+    // ---- accessors ----
+
+    pub fn variant(&self) -> &'static Variant {
+        self.v
+    }
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+    #[inline]
+    pub fn piece_at(&self, sq: u8) -> Piece {
+        self.board[sq as usize]
+    }
+    pub fn occupied(&self, c: Color) -> SquareSet {
+        self.occ[c.index()]
+    }
+    pub fn royal_square(&self, c: Color) -> Option<u8> {
+        let s = self.royal[c.index()];
+        (s != NO_SQ).then_some(s)
+    }
+    pub fn ep_square(&self) -> Option<u8> {
+        (self.ep != NO_SQ).then_some(self.ep)
+    }
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove
+    }
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove
+    }
+    pub fn castle_rook(&self, c: Color, wing: usize) -> Option<u8> {
+        let s = self.castle_rooks[c.index()][wing];
+        (s != NO_SQ).then_some(s)
+    }
+
+    /// Is the side to move's royal piece attacked?
+    pub fn in_check(&self) -> bool {
+        let k = self.royal[self.side.index()];
+        k != NO_SQ && self.attacked(k, self.side.flip())
+    }
+
+    /// Is the move a capture (including en passant)?
+    pub fn is_capture(&self, m: Move) -> bool {
+        m.flag() == MoveFlag::EnPassant
+            || (!matches!(m.flag(), MoveFlag::CastleKing | MoveFlag::CastleQueen)
+                && self.board[m.to() as usize].is_piece())
+    }
+
+    /// Not enough material for either side to mate (FIDE, chess pieces):
+    /// kings alone, a single minor piece, or only bishops on one colour.
+    pub fn insufficient_material(&self) -> bool {
+        let v = self.v;
+        if !v.insufficient_material {
+            return false;
+        }
+        let geo = v.geometry;
+        let (mut knights, mut bishops, mut light, mut dark) = (0, 0, 0, 0);
+        for sq in self.occ[0].or(self.occ[1]).iter() {
+            let p = self.board[sq as usize];
+            if Some(p.kind()) == v.royal_kind {
+                continue;
+            }
+            match v.pieces[p.kind() as usize].name.as_str() {
+                "knight" => knights += 1,
+                "bishop" => {
+                    bishops += 1;
+                    if (geo.file_of(sq) + geo.rank_of(sq)) % 2 == 0 {
+                        dark += 1
+                    } else {
+                        light += 1
+                    }
+                }
+                _ => return false,
+            }
+        }
+        knights + bishops <= 1 || (knights == 0 && (light == 0 || dark == 0))
+    }
+
+    // ---- notation ----
+
+    /// A move in the notation of SPEC section 4 (`e2e4`, `e7e8q`, `a1a8s`).
+    pub fn move_to_uci(&self, m: Move) -> String {
+        let geo = self.v.geometry;
+        let mut s = geo.square_name(m.from());
+        s.push_str(&geo.square_name(m.to()));
+        if let Some(k) = m.promotion() {
+            s.push(self.v.pieces[k as usize].letter);
+        }
+        if let Some(c) = m.flag().suffix() {
+            s.push(c);
+        }
+        s
+    }
+
+    /// Parses a move and checks that it is legal here.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let geo = self.v.geometry;
+        let t = text.trim();
+        let b = t.as_bytes();
+        let Some((_, n1)) = geo.parse_square_prefix(b) else {
+            return Err(MoveError::Syntax(t.to_string()));
+        };
+        let Some((_, n2)) = geo.parse_square_prefix(&b[n1..]) else {
+            return Err(MoveError::Syntax(t.to_string()));
+        };
+        let rest = &t[n1 + n2..];
+        if rest.len() > 2 || !rest.chars().all(|c| c.is_ascii_alphabetic()) {
+            return Err(MoveError::Syntax(t.to_string()));
+        }
+        let wanted = t.to_ascii_lowercase();
+        let mut list = MoveList::new();
+        self.legal_moves(&mut list);
+        let mut loose = Vec::new();
+        for &m in list.iter() {
+            let s = self.move_to_uci(m);
+            if s == wanted {
+                return Ok(m);
+            }
+            if m.flag().suffix().is_some() && s[..s.len() - 1] == wanted {
+                loose.push(m);
+            }
+        }
+        match loose.len() {
+            1 => Ok(loose[0]),
+            0 => Err(MoveError::Illegal(t.to_string())),
+            _ => Err(MoveError::Ambiguous(t.to_string())),
+        }
+    }
+
+    /// A text diagram of the board, White at the bottom.
+    pub fn board_string(&self) -> String {
+        let v = self.v;
+        let geo = v.geometry;
+        let sep = format!(" +{}\n", "---+".repeat(geo.files as usize));
+        let mut s = sep.clone();
+        for rank in (0..geo.ranks).rev() {
+            s.push_str(" |");
+            for file in 0..geo.files {
+                let p = self.board[geo.square(file, rank) as usize];
+                let c = if p == Piece::HOLE {
+                    'x'
+                } else if p.is_empty() {
+                    ' '
+                } else {
+                    v.letter(p.kind(), p.color())
+                };
+                s.push_str(&format!(" {c} |"));
+            }
+            s.push_str(&format!(" {}\n", rank + 1));
+            s.push_str(&sep);
+        }
+        s.push_str("  ");
+        for file in 0..geo.files {
+            s.push_str(&format!(" {}  ", (b'a' + file) as char));
+        }
+        s.push('\n');
+        s
+    }
+}
+
+/// King and rook destination squares of a castling move.
+pub fn castle_targets(v: &Variant, c: Color, wing: usize) -> (u8, u8) {
+    let geo = v.geometry;
+    let back = if c == Color::White { 0 } else { geo.ranks - 1 };
+    if wing == KING_SIDE {
+        (
+            geo.square(geo.files - 2, back),
+            geo.square(geo.files - 3, back),
+        )
+    } else {
+        (geo.square(2, back), geo.square(3, back))
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.board_string())
+    }
+}

@@ -1,0 +1,1 @@
+//! fers-engine: protocols, search and evaluation over fers-core.

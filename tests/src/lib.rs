@@ -1,0 +1,1 @@
+//! fers-tests: helpers shared by the end-to-end and data-driven tests.

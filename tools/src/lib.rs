@@ -1,0 +1,1 @@
+//! fers-tools: shared code of the command-line tools.
