@@ -60,7 +60,9 @@ impl Position {
     pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
         let v = self.v;
         let us = self.side;
+        let wraps = v.geometry.topology != crate::geometry::Topology::Plain;
         for from in self.occ[us.index()].iter() {
+            let start = list.len();
             let p = self.board[from as usize];
             let kind = p.kind();
             if Some(kind) == v.pawn_kind {
@@ -100,6 +102,9 @@ impl Position {
                     // their generators land.
                     _ => {}
                 }
+            }
+            if wraps {
+                list.dedup_from(start);
             }
         }
         if v.castling && self.royal[us.index()] != NO_SQ {
@@ -218,7 +223,9 @@ impl Position {
         if ksq == NO_SQ {
             return;
         }
-        let mut checkers = 0u32;
+        // Checkers as a set: on a wrapped board one piece may check along
+        // two rays, which is not a double check.
+        let mut checkers = SquareSet::EMPTY;
         let mut check_mask = SquareSet::full(MAX_SQUARES);
         // Up to a handful of pinned pieces: (square, allowed squares).
         let mut pins: [(u8, SquareSet); 16] = [(NO_SQ, SquareSet::EMPTY); 16];
@@ -233,7 +240,7 @@ impl Position {
             if r.ride == 0 {
                 let q = self.board[first as usize];
                 if q.is_piece() && q.color() == them && r.leap & (1 << q.kind()) != 0 {
-                    checkers += 1;
+                    checkers.insert(first);
                     let mut m = SquareSet::EMPTY;
                     m.insert(first);
                     check_mask = check_mask.and(m);
@@ -254,7 +261,7 @@ impl Position {
                         let hits = r.ride & bit != 0 || (dist == 1 && r.leap & bit != 0);
                         if own == NO_SQ {
                             if hits {
-                                checkers += 1;
+                                checkers.insert(s);
                                 check_mask = check_mask.and(ray);
                             }
                         } else if r.ride & bit != 0 && npins < pins.len() {
@@ -280,7 +287,7 @@ impl Position {
             if s != NO_SQ {
                 let q = self.board[s as usize];
                 if q.is_piece() && q.color() == them && Some(q.kind()) == v.pawn_kind {
-                    checkers += 1;
+                    checkers.insert(s);
                     let mut m = SquareSet::EMPTY;
                     m.insert(s);
                     check_mask = check_mask.and(m);
@@ -309,11 +316,12 @@ impl Position {
                 next.play(m);
                 return !next.attacked(next.royal[us.index()], them);
             }
-            if checkers > 1 {
+            let n = checkers.len();
+            if n > 1 {
                 return false;
             }
             let to = m.to();
-            if checkers == 1 && !check_mask.contains(to) {
+            if n == 1 && !check_mask.contains(to) {
                 return false;
             }
             for &(sq, allowed) in pins {

@@ -175,6 +175,22 @@ impl MoveList {
         }
         self.len = j;
     }
+    /// Removes repeated moves among those pushed since `start` (a rider on a
+    /// wrapped board reaches the same square both ways round).
+    pub fn dedup_from(&mut self, start: usize) {
+        let len = self.len;
+        let seg = &mut self.as_mut_slice()[start..];
+        seg.sort_unstable_by_key(|m| m.0);
+        let mut j = 0;
+        for i in 0..seg.len() {
+            if i == 0 || seg[i] != seg[j - 1] {
+                seg[j] = seg[i];
+                j += 1;
+            }
+        }
+        self.len = len - (seg.len() - j);
+    }
+
     pub fn contains(&self, m: Move) -> bool {
         self.as_slice().contains(&m)
     }
