@@ -1,8 +1,12 @@
 //! Move generation and attack detection, generic over the variant's data.
 //!
-//! Pseudo-legal moves come from each piece's compiled components (one match
-//! per component on the family, never dynamic dispatch). Legality then takes
-//! one of two paths:
+//! Pseudo-legal moves come from each piece's compiled components: one match
+//! per component on the family, never dynamic dispatch. [`targets`] walks
+//! one component and reports every landing square (and, for captures, the
+//! square of the victim); generation and attack detection share it, so a
+//! family's rules are written once.
+//!
+//! Legality then takes one of two paths:
 //! - the fast path (`Variant::simple`: only leapers, riders and pawns, one
 //!   royal piece): checkers, check mask and pins are computed once per node,
 //!   so a move is judged legal without being played; only royal moves and en
@@ -11,11 +15,313 @@
 //!   mover's royal piece is tested. Every family and condition that breaks
 //!   the assumptions of the fast path (hurdles, lame legs, rebirth, colour
 //!   changes) uses this path automatically.
+//!
+//! Conventions for all families: a hole (vanished square) is not a square:
+//! nothing lands on it, it stops rides and is no hurdle. A walk that comes
+//! back to its start square (wrapped boards) stops there.
 
 use crate::geometry::{SquareSet, MAX_SQUARES, NO_SQ};
 use crate::moves::{Move, MoveFlag, MoveList};
 use crate::piece::{Color, Family, Mode, Piece};
 use crate::position::{castle_targets, Position, KING_SIDE, QUEEN_SIDE};
+use crate::variant::{Component, Variant};
+
+/// Reports a landing square `to`; `victim` is `NO_SQ` for a quiet move,
+/// else the square of the captured piece (`to` itself, except for locust
+/// captures). Returns true to stop the walk early.
+pub trait Sink {
+    fn hit(&mut self, to: u8, victim: u8) -> bool;
+}
+
+impl<F: FnMut(u8, u8) -> bool> Sink for F {
+    #[inline(always)]
+    fn hit(&mut self, to: u8, victim: u8) -> bool {
+        self(to, victim)
+    }
+}
+
+/// Walks component `c` of a piece of colour `us` standing on `from`, on
+/// `board`, reporting every destination it allows (mode included). Returns
+/// true if the sink stopped the walk.
+#[inline(always)]
+pub fn targets(
+    v: &Variant,
+    board: &[Piece; MAX_SQUARES],
+    from: u8,
+    us: Color,
+    c: &Component,
+    sink: &mut impl Sink,
+) -> bool {
+    let steps = &v.steps;
+    let quiet_ok = c.mode != Mode::CaptureOnly;
+    let capture_ok = c.mode != Mode::MoveOnly;
+    let ci = us.index();
+    // Square states.
+    let is_sq = |s: u8| s != NO_SQ && board[s as usize] != Piece::HOLE;
+    let empty = |s: u8| board[s as usize].is_empty();
+    let enemy = |s: u8| {
+        let p = board[s as usize];
+        p.is_piece() && p.color() != us
+    };
+    // Landing on `s` by an ordinary move: quiet if empty, capture if enemy.
+    // Returns (stop walk, square was empty).
+    macro_rules! land {
+        ($s:expr) => {{
+            let s = $s;
+            if !is_sq(s) || s == from {
+                (false, false)
+            } else if empty(s) {
+                (quiet_ok && sink.hit(s, NO_SQ), true)
+            } else if enemy(s) {
+                (capture_ok && sink.hit(s, s), false)
+            } else {
+                (false, false)
+            }
+        }};
+    }
+    // Rides from `start` along `d`: every empty square, then the first
+    // piece if enemy. Returns true if the sink stopped.
+    macro_rules! ride {
+        ($start:expr, $d:expr) => {{
+            let d = $d;
+            let mut s = steps.step(d, $start);
+            let mut stop = false;
+            for _ in 0..MAX_SQUARES {
+                if !is_sq(s) || s == from {
+                    break;
+                }
+                let (st, was_empty) = land!(s);
+                if st {
+                    stop = true;
+                    break;
+                }
+                if !was_empty {
+                    break;
+                }
+                s = steps.step(d, s);
+            }
+            stop
+        }};
+    }
+    // First piece along `d` after `start` (the hurdle), or NO_SQ.
+    let first_piece = |start: u8, d: u8| -> u8 {
+        let mut s = steps.step(d, start);
+        for _ in 0..MAX_SQUARES {
+            if !is_sq(s) || s == from {
+                return NO_SQ;
+            }
+            if !empty(s) {
+                return s;
+            }
+            s = steps.step(d, s);
+        }
+        NO_SQ
+    };
+
+    let dirs = &c.dirs[ci];
+    match c.family {
+        Family::Leaper => {
+            for &d in dirs {
+                if land!(steps.step(d, from)).0 {
+                    return true;
+                }
+            }
+        }
+        Family::Rider => {
+            for &d in dirs {
+                if ride!(from, d) {
+                    return true;
+                }
+            }
+        }
+        Family::DecomposedLeaper => {
+            for (i, &d) in dirs.iter().enumerate() {
+                let m = steps.step(d, from);
+                if is_sq(m) && empty(m) && land!(steps.step(c.dirs2[ci][i], m)).0 {
+                    return true;
+                }
+            }
+        }
+        Family::DoubleLeaper => {
+            for (i, &d) in dirs.iter().enumerate() {
+                let m = steps.step(d, from);
+                let (stop, was_empty) = land!(m);
+                if stop {
+                    return true;
+                }
+                if was_empty && land!(steps.step(c.dirs2[ci][i], m)).0 {
+                    return true;
+                }
+            }
+        }
+        Family::LeaperRider => {
+            for (i, &d) in dirs.iter().enumerate() {
+                let m = steps.step(d, from);
+                let (stop, was_empty) = land!(m);
+                if stop || (was_empty && ride!(m, c.dirs2[ci][i])) {
+                    return true;
+                }
+            }
+        }
+        Family::DecomposedLeaperRider => {
+            for (i, &d) in dirs.iter().enumerate() {
+                let m = steps.step(d, from);
+                if is_sq(m) && m != from && empty(m) && ride!(m, c.dirs2[ci][i]) {
+                    return true;
+                }
+            }
+        }
+        Family::DecomposedRider => {
+            for (i, &d) in dirs.iter().enumerate() {
+                let e = c.dirs2[ci][i];
+                let mut cur = from;
+                for _ in 0..MAX_SQUARES {
+                    let m = steps.step(d, cur);
+                    if !is_sq(m) || m == from || !empty(m) {
+                        break;
+                    }
+                    let (stop, was_empty) = land!(steps.step(e, m));
+                    if stop {
+                        return true;
+                    }
+                    if !was_empty {
+                        break;
+                    }
+                    cur = steps.step(e, m);
+                }
+            }
+        }
+        Family::DoubleRider => {
+            for (i, &d) in dirs.iter().enumerate() {
+                let legs = [d, c.dirs2[ci][i]];
+                let mut cur = from;
+                for n in 0..2 * MAX_SQUARES {
+                    let (stop, was_empty) = land!(steps.step(legs[n & 1], cur));
+                    if stop {
+                        return true;
+                    }
+                    if !was_empty {
+                        break;
+                    }
+                    cur = steps.step(legs[n & 1], cur);
+                }
+            }
+        }
+        Family::HornedRider => {
+            for (i, &d) in dirs.iter().enumerate() {
+                // Ride; on meeting a friendly piece (one it cannot take),
+                // leap once by the step turned 90° left or right from the
+                // last square reached, then ride on in the first direction.
+                let mut last = from;
+                let mut s = steps.step(d, from);
+                let mut blocked_by_friend = false;
+                for _ in 0..MAX_SQUARES {
+                    if !is_sq(s) || s == from {
+                        break;
+                    }
+                    let (stop, was_empty) = land!(s);
+                    if stop {
+                        return true;
+                    }
+                    if !was_empty {
+                        blocked_by_friend = !enemy(s);
+                        break;
+                    }
+                    last = s;
+                    s = steps.step(d, s);
+                }
+                if !blocked_by_friend {
+                    continue;
+                }
+                for turn in [c.dirs2[ci][i], c.dirs3[ci][i]] {
+                    let t = steps.step(turn, last);
+                    let (stop, was_empty) = land!(t);
+                    if stop || (was_empty && ride!(t, d)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        Family::Hopper => {
+            for &d in dirs {
+                let h = first_piece(from, d);
+                if h != NO_SQ && land!(steps.step(d, h)).0 {
+                    return true;
+                }
+            }
+        }
+        Family::ProlongedHopper => {
+            for &d in dirs {
+                let h = first_piece(from, d);
+                if h != NO_SQ && ride!(h, d) {
+                    return true;
+                }
+            }
+        }
+        Family::ContraHopper => {
+            for &d in dirs {
+                let h = steps.step(d, from);
+                if is_sq(h) && h != from && !empty(h) && ride!(h, d) {
+                    return true;
+                }
+            }
+        }
+        Family::Equihopper => {
+            for &d in dirs {
+                let h = steps.step(d, from);
+                if is_sq(h) && h != from && !empty(h) && land!(steps.step(d, h)).0 {
+                    return true;
+                }
+            }
+        }
+        Family::Kanghopper => {
+            for &d in dirs {
+                let h1 = first_piece(from, d);
+                if h1 == NO_SQ {
+                    continue;
+                }
+                let h2 = first_piece(h1, d);
+                if h2 != NO_SQ && land!(steps.step(d, h2)).0 {
+                    return true;
+                }
+            }
+        }
+        Family::Locuhopper | Family::Marine | Family::Chinese => {
+            for &d in dirs {
+                // Quiet moves: rider moves (Marine, Chinese), never the
+                // Locuhopper's, which only moves by capturing.
+                let mut s = steps.step(d, from);
+                for _ in 0..MAX_SQUARES {
+                    if !is_sq(s) || s == from || !empty(s) {
+                        break;
+                    }
+                    if c.family != Family::Locuhopper && quiet_ok && sink.hit(s, NO_SQ) {
+                        return true;
+                    }
+                    s = steps.step(d, s);
+                }
+                if !capture_ok || !is_sq(s) || s == from {
+                    continue;
+                }
+                if c.family == Family::Chinese {
+                    // Over exactly one hurdle, then to the first piece.
+                    let t = first_piece(s, d);
+                    if t != NO_SQ && enemy(t) && sink.hit(t, t) {
+                        return true;
+                    }
+                } else if enemy(s) {
+                    // Locust: capture the first piece, land just beyond.
+                    let t = steps.step(d, s);
+                    if is_sq(t) && (empty(t) || t == from) && sink.hit(t, s) {
+                        return true;
+                    }
+                }
+            }
+        }
+        Family::Pawn => {}
+    }
+    false
+}
 
 impl Position {
     /// Is `sq` attacked by a piece of colour `by`?
@@ -60,67 +366,30 @@ impl Position {
     pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
         let v = self.v;
         let us = self.side;
-        let wraps = v.geometry.topology != crate::geometry::Topology::Plain;
         for from in self.occ[us.index()].iter() {
             let start = list.len();
-            let p = self.board[from as usize];
-            let kind = p.kind();
+            let kind = self.board[from as usize].kind();
             if Some(kind) == v.pawn_kind {
                 self.gen_pawn(from, list);
                 continue;
             }
             for c in &v.components[kind as usize] {
-                match c.family {
-                    Family::Leaper => {
-                        for &d in &c.dirs {
-                            let to = v.steps.step(d, from);
-                            if to != NO_SQ {
-                                self.push_target(from, to, c.mode, list);
-                            }
-                        }
+                let mut push = |to: u8, victim: u8| {
+                    if victim == NO_SQ || victim == to {
+                        list.push(Move::new(from, to, MoveFlag::Normal));
+                    } else {
+                        list.push(Move::locust(from, to, victim));
                     }
-                    Family::Rider => {
-                        for &d in &c.dirs {
-                            let mut to = v.steps.step(d, from);
-                            while to != NO_SQ && to != from {
-                                let q = self.board[to as usize];
-                                if q.is_empty() {
-                                    if c.mode != Mode::CaptureOnly {
-                                        list.push(Move::new(from, to, MoveFlag::Normal));
-                                    }
-                                } else {
-                                    if q.is_piece() && q.color() != us && c.mode != Mode::MoveOnly {
-                                        list.push(Move::new(from, to, MoveFlag::Normal));
-                                    }
-                                    break;
-                                }
-                                to = v.steps.step(d, to);
-                            }
-                        }
-                    }
-                    // Other families are refused by Variant::build until
-                    // their generators land.
-                    _ => {}
-                }
+                    false
+                };
+                targets(v, &self.board, from, us, c, &mut push);
             }
-            if wraps {
+            if v.dedup_kinds & (1 << kind) != 0 {
                 list.dedup_from(start);
             }
         }
         if v.castling && self.royal[us.index()] != NO_SQ {
             self.gen_castling(list);
-        }
-    }
-
-    #[inline(always)]
-    fn push_target(&self, from: u8, to: u8, mode: Mode, list: &mut MoveList) {
-        let q = self.board[to as usize];
-        if q.is_empty() {
-            if mode != Mode::CaptureOnly {
-                list.push(Move::new(from, to, MoveFlag::Normal));
-            }
-        } else if q.is_piece() && q.color() != self.side && mode != Mode::MoveOnly {
-            list.push(Move::new(from, to, MoveFlag::Normal));
         }
     }
 
@@ -199,17 +468,17 @@ impl Position {
             } else {
                 MoveFlag::CastleQueen
             };
-            if rsq == kto || (kto == ksq) {
-                // Chess960 corner cases need a rook-hidden test; play it out.
-                let m = Move::new(ksq, kto, flag);
+            let m = Move::new(ksq, kto, flag);
+            if rsq == kto || kto == ksq || !v.simple {
+                // Chess960 corners, and hurdle pieces for which the moved
+                // rook may matter: play it out.
                 let mut next = self.clone();
                 next.play(m);
-                if !next.attacked(next.royal[us.index()], them) {
-                    list.push(m);
+                if next.attacked(next.royal[us.index()], them) {
+                    continue;
                 }
-                continue;
             }
-            list.push(Move::new(ksq, kto, flag));
+            list.push(m);
         }
     }
 
@@ -227,11 +496,12 @@ impl Position {
         // two rays, which is not a double check.
         let mut checkers = SquareSet::EMPTY;
         let mut check_mask = SquareSet::full(MAX_SQUARES);
-        // Up to a handful of pinned pieces: (square, allowed squares).
+        // Pinned pieces: (square, allowed squares). A piece pinned twice
+        // (wrapped boards) must satisfy both entries.
         let mut pins: [(u8, SquareSet); 16] = [(NO_SQ, SquareSet::EMPTY); 16];
         let mut npins = 0;
 
-        for r in &v.attack_rays {
+        for r in &v.attack_rays[them.index()] {
             let d = r.dir;
             let first = v.steps.step(d, ksq);
             if first == NO_SQ {
@@ -247,7 +517,7 @@ impl Position {
                 }
                 continue;
             }
-            // Walk the ray: squares up to and including the first piece.
+            // Walk the ray: squares up to and including the first enemy.
             let mut ray = SquareSet::EMPTY;
             let mut s = first;
             let mut dist = 1;
@@ -281,7 +551,7 @@ impl Position {
                 dist += 1;
             }
         }
-        // Pawn checks.
+        // Pawn checks: an enemy pawn stands where our pawn would capture.
         for &d in &v.pawn_captures[us.index()] {
             let s = v.steps.step(d, ksq);
             if s != NO_SQ {
@@ -298,6 +568,7 @@ impl Position {
         let mut board_wo_king = [Piece::EMPTY; MAX_SQUARES];
         let mut have_board = false;
         let pins = &pins[..npins];
+        let nchecks = checkers.len();
         list.retain(|m| {
             let from = m.from();
             if from == ksq {
@@ -316,30 +587,26 @@ impl Position {
                 next.play(m);
                 return !next.attacked(next.royal[us.index()], them);
             }
-            let n = checkers.len();
-            if n > 1 {
+            if nchecks > 1 {
                 return false;
             }
             let to = m.to();
-            if n == 1 && !check_mask.contains(to) {
+            if nchecks == 1 && !check_mask.contains(to) {
                 return false;
             }
-            for &(sq, allowed) in pins {
-                if sq == from && !allowed.contains(to) {
-                    return false;
-                }
-            }
-            true
+            pins.iter()
+                .all(|&(sq, allowed)| sq != from || allowed.contains(to))
         });
     }
 }
 
 /// Attack detection on a given board (the position's, or one with the king
-/// lifted): walks the variant's attack plan outwards from `sq`.
+/// lifted): walks the variant's attack plan outwards from `sq`, then asks
+/// the pieces with complex families whether they could capture on `sq`.
 #[inline]
 fn attacked_on(pos: &Position, board: &[Piece; MAX_SQUARES], sq: u8, by: Color) -> bool {
     let v = pos.v;
-    for r in &v.attack_rays {
+    for r in &v.attack_rays[by.index()] {
         let d = r.dir;
         let mut s = v.steps.step(d, sq);
         if s == NO_SQ {
@@ -379,6 +646,38 @@ fn attacked_on(pos: &Position, board: &[Piece; MAX_SQUARES], sq: u8, by: Color) 
         for &d in &v.pawn_captures[by.flip().index()] {
             let s = v.steps.step(d, sq);
             if s != NO_SQ && board[s as usize] == pawn {
+                return true;
+            }
+        }
+    }
+    if v.complex_kinds != 0 {
+        return attacked_by_complex(pos, board, sq, by);
+    }
+    false
+}
+
+/// The slow stage of attack detection: every piece of `by` whose kind has
+/// a complex family walks its captures, with `sq` treated as holding an
+/// enemy piece (an empty square is attacked where a capture would be).
+#[cold]
+fn attacked_by_complex(pos: &Position, board: &[Piece; MAX_SQUARES], sq: u8, by: Color) -> bool {
+    let v = pos.v;
+    let mut b = *board;
+    if !b[sq as usize].is_piece() || b[sq as usize].color() == by {
+        // Any piece of the other colour serves as the target.
+        b[sq as usize] = Piece::new(0, by.flip());
+    }
+    for from in pos.occ[by.index()].iter() {
+        let p = b[from as usize];
+        if !p.is_piece() || p.color() != by || v.complex_kinds & (1 << p.kind()) == 0 {
+            continue;
+        }
+        for c in &v.components[p.kind() as usize] {
+            if c.family.is_simple() || c.mode == Mode::MoveOnly {
+                continue;
+            }
+            let mut hit = |_to: u8, victim: u8| victim == sq;
+            if targets(v, &b, from, by, c, &mut hit) {
                 return true;
             }
         }

@@ -27,6 +27,9 @@ pub enum MoveFlag {
     Approach = 6,
     /// Fanorona capture by withdrawal, suffix `w`.
     Withdrawal = 7,
+    /// A capture whose victim is not on the landing square (locust,
+    /// marine): the captured square is stored in the move.
+    Locust = 8,
 }
 
 impl MoveFlag {
@@ -39,6 +42,7 @@ impl MoveFlag {
             5 => MoveFlag::Exchange,
             6 => MoveFlag::Approach,
             7 => MoveFlag::Withdrawal,
+            8 => MoveFlag::Locust,
             _ => MoveFlag::Normal,
         }
     }
@@ -54,7 +58,9 @@ impl MoveFlag {
     }
 }
 
-/// One leg: from, to, flag, promotion kind. `Move::NONE` is no move.
+/// One leg: from (bits 0-7), to (8-15), an extra byte (16-23: promotion
+/// kind + 1, or the captured square of a locust capture) and the flag
+/// (24-27). `Move::NONE` is no move.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Move(pub u32);
 
@@ -68,6 +74,21 @@ impl Move {
     #[inline]
     pub fn with_promotion(from: u8, to: u8, kind: u8) -> Move {
         Move(from as u32 | (to as u32) << 8 | ((kind as u32 + 1) << 16))
+    }
+    /// A capture of the piece on `captured`, landing on `to`.
+    #[inline]
+    pub fn locust(from: u8, to: u8, captured: u8) -> Move {
+        Move(
+            from as u32
+                | (to as u32) << 8
+                | (captured as u32) << 16
+                | (MoveFlag::Locust as u32) << 24,
+        )
+    }
+    /// The square of the captured piece of a locust capture.
+    #[inline]
+    pub fn locust_square(self) -> u8 {
+        (self.0 >> 16) as u8
     }
     #[inline]
     pub fn from(self) -> u8 {
@@ -84,8 +105,8 @@ impl Move {
     /// Promotion kind, if the move promotes.
     #[inline]
     pub fn promotion(self) -> Option<u8> {
-        let p = (self.0 >> 16) & 0x3F;
-        if p == 0 {
+        let p = (self.0 >> 16) & 0xFF;
+        if p == 0 || self.flag() == MoveFlag::Locust {
             None
         } else {
             Some(p as u8 - 1)

@@ -153,20 +153,77 @@ impl Family {
         )
     }
 
-    /// Families the current move generator implements. The others parse, and
-    /// a variant using them is refused with a clear error until they land.
-    pub fn implemented(self) -> bool {
+    /// Families whose attacks the attack plan covers (leapers and riders:
+    /// attack = move geometry, no hurdles, no lame legs).
+    pub fn is_simple(self) -> bool {
         matches!(self, Family::Leaper | Family::Rider | Family::Pawn)
     }
 }
 
+/// All 8 images of an atom (no direction filter).
+pub const ALL_DIRECTIONS: u8 = 0xFF;
+
 /// One movement family with its vector(s) and mode: a summand of a piece.
+///
+/// `filter` selects which of the 8 symmetric images of the movement the
+/// piece has (bit `i` keeps the image made by `geometry::SYMMETRIES[i]`),
+/// as seen by White; Black's are mirrored top to bottom. Directional Betza
+/// pieces (`fW`, `fsN`) use it; glossary families have all 8.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Atom {
     pub family: Family,
     pub v1: (i8, i8),
     pub v2: (i8, i8),
     pub mode: Mode,
+    pub filter: u8,
+}
+
+impl Atom {
+    pub fn new(family: Family, v1: (i8, i8), v2: (i8, i8), mode: Mode) -> Atom {
+        Atom {
+            family,
+            v1,
+            v2,
+            mode,
+            filter: ALL_DIRECTIONS,
+        }
+    }
+
+    /// The total displacement of one image (both legs for two-leg families);
+    /// direction filters are judged on it.
+    pub fn image(&self, sym: usize) -> ((i32, i32), (i32, i32)) {
+        let f = crate::geometry::SYMMETRIES[sym];
+        (
+            f(self.v1.0 as i32, self.v1.1 as i32),
+            f(self.v2.0 as i32, self.v2.1 as i32),
+        )
+    }
+
+    /// The distinct displacement vectors this atom keeps (White's view).
+    pub fn kept_displacements(&self) -> Vec<(i32, i32)> {
+        let mut out = Vec::new();
+        for i in 0..8 {
+            if self.filter & (1 << i) == 0 {
+                continue;
+            }
+            let d = self.displacement(i);
+            if !out.contains(&d) {
+                out.push(d);
+            }
+        }
+        out
+    }
+
+    /// Displacement of image `sym`: v1 (+ v2 for the two-leg families whose
+    /// legs add up to one jump).
+    pub fn displacement(&self, sym: usize) -> (i32, i32) {
+        let (a, b) = self.image(sym);
+        if self.family.two_legs() {
+            (a.0 + b.0, a.1 + b.1)
+        } else {
+            a
+        }
+    }
 }
 
 impl fmt::Display for Atom {
@@ -179,25 +236,27 @@ impl fmt::Display for Atom {
         if self.family == Family::Pawn {
             return write!(f, "{prefix}pawn");
         }
+        let name = self.family.name();
+        let (a, b) = (self.v1, self.v2);
         if self.family.two_legs() {
-            write!(
-                f,
-                "{prefix}{}({},{};{},{})",
-                self.family.name(),
-                self.v1.0,
-                self.v1.1,
-                self.v2.0,
-                self.v2.1
-            )
+            write!(f, "{prefix}{name}({},{};{},{})", a.0, a.1, b.0, b.1)?;
         } else {
-            write!(
-                f,
-                "{prefix}{}({},{})",
-                self.family.name(),
-                self.v1.0,
-                self.v1.1
-            )
+            write!(f, "{prefix}{name}({},{})", a.0, a.1)?;
         }
+        if self.filter != ALL_DIRECTIONS {
+            // The kept displacements, White's view: `leaper(0,1)[0,1]`.
+            let all = Atom {
+                filter: ALL_DIRECTIONS,
+                ..*self
+            }
+            .kept_displacements();
+            let kept = self.kept_displacements();
+            if kept.len() < all.len() {
+                let list: Vec<String> = kept.iter().map(|(x, y)| format!("{x},{y}")).collect();
+                write!(f, "[{}]", list.join(";"))?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -248,14 +307,23 @@ impl FromStr for Atom {
         } else {
             (Mode::Both, s)
         };
-        let body = body.trim();
+        let mut body = body.trim();
         if body == "pawn" {
-            return Ok(Atom {
-                family: Family::Pawn,
-                v1: (0, 1),
-                v2: (0, 0),
-                mode,
-            });
+            return Ok(Atom::new(Family::Pawn, (0, 1), (0, 0), mode));
+        }
+        // Optional direction list: `leaper(1,2)[1,2;-1,2]`.
+        let mut wanted: Option<Vec<(i32, i32)>> = None;
+        if body.ends_with(']') {
+            let open = body
+                .rfind('[')
+                .ok_or_else(|| format!("'{body}': missing '['"))?;
+            let mut list = Vec::new();
+            for v in body[open + 1..body.len() - 1].split(';') {
+                let (x, y) = parse_vec(v)?;
+                list.push((x as i32, y as i32));
+            }
+            wanted = Some(list);
+            body = body[..open].trim();
         }
         let open = body
             .find('(')
@@ -282,12 +350,21 @@ impl FromStr for Atom {
         if v1 == (0, 0) || (family.two_legs() && v2 == (0, 0)) {
             return Err(format!("{name}: a null vector does not move"));
         }
-        Ok(Atom {
-            family,
-            v1,
-            v2,
-            mode,
-        })
+        let mut atom = Atom::new(family, v1, v2, mode);
+        if let Some(list) = wanted {
+            atom.filter = 0;
+            for i in 0..8 {
+                if list.contains(&atom.displacement(i)) {
+                    atom.filter |= 1 << i;
+                }
+            }
+            for v in &list {
+                if !(0..8).any(|i| atom.displacement(i) == *v) {
+                    return Err(format!("{name}: ({},{}) is not one of its moves", v.0, v.1));
+                }
+            }
+        }
+        Ok(atom)
     }
 }
 
@@ -374,6 +451,20 @@ mod tests {
         assert!(p.is_piece());
         assert!(!Piece::HOLE.is_piece());
         assert!(!Piece::EMPTY.is_piece());
+    }
+
+    #[test]
+    fn direction_lists_round_trip() {
+        let a: Atom = "leaper(0,1)[0,1]".parse().unwrap();
+        assert_eq!(a.kept_displacements(), vec![(0, 1)]);
+        assert_eq!(a.to_string(), "leaper(0,1)[0,1]");
+        let n: Atom = "leaper(1,2)[1,2;-1,2;2,1;-2,1]".parse().unwrap();
+        assert_eq!(n.kept_displacements().len(), 4);
+        assert_eq!(n.to_string().parse::<Atom>().unwrap(), n);
+        assert!("leaper(1,2)[1,1]".parse::<Atom>().is_err());
+        // A full list is no filter.
+        let w: Atom = "leaper(0,1)[0,1;0,-1;1,0;-1,0]".parse().unwrap();
+        assert_eq!(w.to_string(), "leaper(0,1)");
     }
 
     #[test]

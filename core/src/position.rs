@@ -436,6 +436,11 @@ impl Position {
                 self.add_piece(to, p);
                 self.add_piece(rook_to, rook);
             }
+            MoveFlag::Locust => {
+                self.remove_piece(m.locust_square());
+                self.shift(from, to, p);
+                self.halfmove = 0;
+            }
             MoveFlag::EnPassant => {
                 let behind = v.steps.step(v.pawn_push[us.flip().index()], to);
                 self.remove_piece(behind);
@@ -558,7 +563,7 @@ impl Position {
 
     /// Is the move a capture (including en passant)?
     pub fn is_capture(&self, m: Move) -> bool {
-        m.flag() == MoveFlag::EnPassant
+        matches!(m.flag(), MoveFlag::EnPassant | MoveFlag::Locust)
             || (!matches!(m.flag(), MoveFlag::CastleKing | MoveFlag::CastleQueen)
                 && self.board[m.to() as usize].is_piece())
     }

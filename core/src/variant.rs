@@ -47,22 +47,25 @@ pub struct VariantSpec {
     pub insufficient_material: bool,
 }
 
-/// A compiled movement atom: the family with its direction numbers.
+/// A compiled movement atom: the family with its direction numbers, per
+/// colour (Black's vectors are White's mirrored top to bottom).
 #[derive(Clone, Debug)]
 pub struct Component {
     pub family: Family,
     pub mode: Mode,
-    /// First-leg directions (all 8 symmetries, deduplicated).
-    pub dirs: Vec<u8>,
-    /// Second-leg directions, parallel to `dirs`, for two-leg families.
-    pub dirs2: Vec<u8>,
+    /// First-leg directions (the kept symmetric images, deduplicated).
+    pub dirs: [Vec<u8>; 2],
+    /// Second-leg directions, parallel to `dirs`, for two-leg families; for
+    /// the horned rider, the 90° turn to the left.
+    pub dirs2: [Vec<u8>; 2],
+    /// Horned rider only: the 90° turn to the right.
+    pub dirs3: [Vec<u8>; 2],
 }
 
 /// One direction of the attack plan: which kinds attack a square from one
 /// step away along it (`leap`) and which along the whole open ray (`ride`),
 /// as bit masks over kind numbers. Attack detection walks the plan from the
-/// attacked square outwards; the vector sets of leapers and riders are closed
-/// under negation, so the same directions serve both ways.
+/// attacked square outwards, so `dir` is the attacker's move vector negated.
 #[derive(Clone, Copy, Debug)]
 pub struct AttackRay {
     pub dir: u8,
@@ -94,8 +97,16 @@ pub struct Variant {
     pub pawn_push: [u8; 2],
     /// Pawn capture directions per colour.
     pub pawn_captures: [[u8; 2]; 2],
-    /// Attack plan for leapers and riders (pawns are separate).
-    pub attack_rays: Vec<AttackRay>,
+    /// Attack plan for leapers and riders, per attacking colour (pawns are
+    /// separate).
+    pub attack_rays: [Vec<AttackRay>; 2],
+    /// Kinds (bit mask) that capture through families the attack plan does
+    /// not cover (hoppers, lame leapers, ...): attack detection generates
+    /// their captures instead.
+    pub complex_kinds: u32,
+    /// Kinds (bit mask) whose generated moves may repeat (overlapping atoms,
+    /// wrapped boards): the generator removes duplicates for them.
+    pub dedup_kinds: u32,
     /// True when every piece is a leaper, rider or pawn and there is one
     /// royal piece: then pins and check masks decide legality without
     /// playing the move (the fast path). Otherwise each pseudo-legal move is
@@ -126,15 +137,6 @@ impl Variant {
             }
             if spec.pieces[..i].iter().any(|q| q.letter == p.letter) {
                 return Err(format!("piece letter '{}' is defined twice", p.letter));
-            }
-            for a in &p.movement.0 {
-                if !a.family.implemented() {
-                    return Err(format!(
-                        "piece '{}': the {} family is not implemented yet",
-                        p.name,
-                        a.family.name()
-                    ));
-                }
             }
         }
         let royals: Vec<u8> = (0..spec.pieces.len() as u8)
@@ -189,43 +191,62 @@ impl Variant {
             ],
         ];
 
-        // Attack plan: merge every leaper/rider direction of every kind.
-        let mut attack_rays: Vec<AttackRay> = Vec::new();
+        // Attack plan: merge every leaper/rider direction of every kind, per
+        // attacking colour, walking from the target (negated vectors).
+        let mut attack_rays: [Vec<AttackRay>; 2] = [Vec::new(), Vec::new()];
+        let mut complex_kinds = 0u32;
+        let mut dedup_kinds = 0u32;
         for (k, comps) in components.iter().enumerate() {
+            let mut seen_vectors = Vec::new();
             for c in comps.iter() {
-                let c: &Component = c;
-                if c.mode == Mode::MoveOnly {
+                if !c.family.is_simple() || geometry.topology != Topology::Plain {
+                    dedup_kinds |= 1 << k;
+                }
+                for &d in &c.dirs[0] {
+                    if seen_vectors.contains(&d) {
+                        dedup_kinds |= 1 << k;
+                    }
+                    seen_vectors.push(d);
+                }
+                if c.mode == Mode::MoveOnly || c.family == Family::Pawn {
                     continue;
                 }
-                for &d in &c.dirs {
-                    let entry = match attack_rays.iter_mut().position(|r| r.dir == d) {
-                        Some(i) => &mut attack_rays[i],
-                        None => {
-                            attack_rays.push(AttackRay {
-                                dir: d,
-                                leap: 0,
-                                ride: 0,
-                            });
-                            attack_rays.last_mut().unwrap()
+                if !c.family.is_simple() {
+                    complex_kinds |= 1 << k;
+                    continue;
+                }
+                for (color, rays) in attack_rays.iter_mut().enumerate() {
+                    for &d in &c.dirs[color] {
+                        let (x, y) = steps.vectors[d as usize];
+                        let back = steps.dir(&geometry, -(x as i32), -(y as i32));
+                        let entry = match rays.iter().position(|r| r.dir == back) {
+                            Some(i) => &mut rays[i],
+                            None => {
+                                rays.push(AttackRay {
+                                    dir: back,
+                                    leap: 0,
+                                    ride: 0,
+                                });
+                                rays.last_mut().expect("just pushed")
+                            }
+                        };
+                        match c.family {
+                            Family::Leaper => entry.leap |= 1 << k,
+                            _ => entry.ride |= 1 << k,
                         }
-                    };
-                    match c.family {
-                        Family::Leaper => entry.leap |= 1 << k,
-                        Family::Rider => entry.ride |= 1 << k,
-                        _ => {}
                     }
                 }
             }
         }
         // Riders first: the pin scan walks them, leapers are single looks.
-        attack_rays.sort_by_key(|r| (r.ride == 0, r.dir));
+        for rays in attack_rays.iter_mut() {
+            rays.sort_by_key(|r| (r.ride == 0, r.dir));
+        }
         let simple = royals.len() == 1
-            && spec.pieces.iter().all(|p| {
-                p.movement.0.iter().all(|a| {
-                    matches!(a.family, Family::Leaper | Family::Rider | Family::Pawn)
-                        && a.mode == Mode::Both
-                })
-            });
+            && spec
+                .pieces
+                .iter()
+                .all(|p| p.movement.0.iter().all(|a| a.family.is_simple()));
 
         let zobrist = Zobrist::new(spec.pieces.len(), geometry.num_squares(), &spec.name);
         Ok(Variant {
@@ -247,6 +268,8 @@ impl Variant {
             pawn_push,
             pawn_captures,
             attack_rays,
+            complex_kinds,
+            dedup_kinds,
             simple,
             zobrist,
         })
@@ -290,33 +313,46 @@ impl Variant {
     }
 }
 
-/// Expands an atom's vectors by the 8 symmetries (jointly for both legs) and
+/// Expands an atom's vectors by the 8 symmetries (jointly for both legs),
+/// keeps the images its direction filter selects, mirrors them for Black and
 /// registers their step tables.
 fn compile_atom(a: &Atom, geo: &Geometry, steps: &mut Steps) -> Component {
+    let mut c = Component {
+        family: a.family,
+        mode: a.mode,
+        dirs: [Vec::new(), Vec::new()],
+        dirs2: [Vec::new(), Vec::new()],
+        dirs3: [Vec::new(), Vec::new()],
+    };
+    if a.family == Family::Pawn {
+        return c;
+    }
     let mut pairs: Vec<((i32, i32), (i32, i32))> = Vec::new();
-    for sym in SYMMETRIES {
+    for (i, sym) in SYMMETRIES.iter().enumerate() {
+        if a.filter & (1 << i) == 0 {
+            continue;
+        }
         let v1 = sym(a.v1.0 as i32, a.v1.1 as i32);
         let v2 = sym(a.v2.0 as i32, a.v2.1 as i32);
         if !pairs.contains(&(v1, v2)) {
             pairs.push((v1, v2));
         }
     }
-    let mut dirs = Vec::new();
-    let mut dirs2 = Vec::new();
-    if a.family != Family::Pawn {
-        for (v1, v2) in pairs {
-            dirs.push(steps.dir(geo, v1.0, v1.1));
+    for (color, mirror) in [(0, 1), (1, -1)] {
+        for &(v1, v2) in &pairs {
+            c.dirs[color].push(steps.dir(geo, v1.0, v1.1 * mirror));
             if a.family.two_legs() {
-                dirs2.push(steps.dir(geo, v2.0, v2.1));
+                c.dirs2[color].push(steps.dir(geo, v2.0, v2.1 * mirror));
+            }
+            if a.family == Family::HornedRider {
+                // The 90° turns of the step vector, left and right.
+                let (x, y) = (v1.0, v1.1 * mirror);
+                c.dirs2[color].push(steps.dir(geo, -y, x));
+                c.dirs3[color].push(steps.dir(geo, y, -x));
             }
         }
     }
-    Component {
-        family: a.family,
-        mode: a.mode,
-        dirs,
-        dirs2,
-    }
+    c
 }
 
 fn piece(name: &str, letter: char) -> PieceDef {
