@@ -9,6 +9,7 @@
 //! assert_eq!(perft::perft(&pos, 3), 8902);
 //! ```
 
+pub mod betza;
 pub mod game;
 pub mod geometry;
 pub mod movegen;
@@ -17,6 +18,7 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod variant;
+pub mod variant_file;
 pub mod zobrist;
 
 pub use game::{Game, Outcome, Termination};

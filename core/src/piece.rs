@@ -382,6 +382,21 @@ impl FromStr for Movement {
     }
 }
 
+impl Movement {
+    /// A movement as variant files write it: a named piece (`knight`), a
+    /// sum of families (`leaper(1,2)+rider(0,1)`) or Betza (`betza:QN`).
+    pub fn parse_any(text: &str) -> Result<Movement, String> {
+        let t = text.trim();
+        if let Some(b) = t.strip_prefix("betza:") {
+            return crate::betza::parse(b);
+        }
+        if let Some(m) = named_piece(t) {
+            return m.parse();
+        }
+        t.parse()
+    }
+}
+
 /// A kind of piece in a variant.
 #[derive(Clone, Debug)]
 pub struct PieceDef {

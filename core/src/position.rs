@@ -112,20 +112,18 @@ impl Position {
                         ));
                     }
                     let sq = geo.square(file as u8, rank);
-                    if c == b'x' || c == b'*' {
-                        pos.board[sq as usize] = Piece::HOLE;
-                    } else {
-                        let ch = c as char;
-                        let kind = match v.kind_of_letter(ch) {
-                            Some(k) if ch.is_ascii_alphabetic() => k,
-                            _ => return fen_err(format!("unknown piece letter '{ch}'")),
-                        };
-                        let color = if ch.is_ascii_uppercase() {
-                            Color::White
-                        } else {
-                            Color::Black
-                        };
-                        pos.put(sq, Piece::new(kind, color));
+                    let ch = c as char;
+                    match v.kind_of_letter(ch) {
+                        Some(kind) if ch.is_ascii_alphabetic() => {
+                            let color = if ch.is_ascii_uppercase() {
+                                Color::White
+                            } else {
+                                Color::Black
+                            };
+                            pos.put(sq, Piece::new(kind, color));
+                        }
+                        _ if ch == 'x' || ch == '*' => pos.board[sq as usize] = Piece::HOLE,
+                        _ => return fen_err(format!("unknown piece letter '{ch}'")),
                     }
                     file += 1;
                 }
@@ -278,7 +276,7 @@ impl Position {
                     empty = 0;
                 }
                 if p == Piece::HOLE {
-                    s.push('x');
+                    s.push(v.hole_char());
                 } else {
                     s.push(v.letter(p.kind(), p.color()));
                 }
@@ -660,7 +658,7 @@ impl Position {
             for file in 0..geo.files {
                 let p = self.board[geo.square(file, rank) as usize];
                 let c = if p == Piece::HOLE {
-                    'x'
+                    v.hole_char()
                 } else if p.is_empty() {
                     ' '
                 } else {
@@ -680,18 +678,14 @@ impl Position {
     }
 }
 
-/// King and rook destination squares of a castling move.
+/// King and rook destination squares of a castling move: the king to the
+/// variant's castling file, the rook to the square next to it, inside.
 pub fn castle_targets(v: &Variant, c: Color, wing: usize) -> (u8, u8) {
     let geo = v.geometry;
     let back = if c == Color::White { 0 } else { geo.ranks - 1 };
-    if wing == KING_SIDE {
-        (
-            geo.square(geo.files - 2, back),
-            geo.square(geo.files - 3, back),
-        )
-    } else {
-        (geo.square(2, back), geo.square(3, back))
-    }
+    let kf = v.castling_files[wing];
+    let rf = if wing == KING_SIDE { kf - 1 } else { kf + 1 };
+    (geo.square(kf, back), geo.square(rf, back))
 }
 
 impl fmt::Debug for Position {

@@ -38,6 +38,9 @@ pub struct VariantSpec {
     /// Letters pawns may promote to, in order.
     pub promotion: Vec<char>,
     pub castling: bool,
+    /// Files (0-based) the king castles to, king side and queen side;
+    /// `None` is the default, the second file from each edge.
+    pub castling_files: [Option<u8>; 2],
     pub double_step: bool,
     pub en_passant: bool,
     pub stalemate: StalemateRule,
@@ -88,6 +91,8 @@ pub struct Variant {
     /// Kinds a pawn may promote to.
     pub promotion: Vec<u8>,
     pub castling: bool,
+    /// King destination files of castling, king side and queen side.
+    pub castling_files: [u8; 2],
     pub double_step: bool,
     pub en_passant: bool,
     pub stalemate: StalemateRule,
@@ -119,6 +124,14 @@ impl Variant {
     /// Compiles a specification. Errors name the problem in words.
     pub fn build(spec: VariantSpec) -> Result<Variant, String> {
         let geometry = Geometry::new(spec.files, spec.ranks, spec.topology)?;
+        for f in spec.castling_files.iter().flatten() {
+            if *f == 0 || *f + 1 >= spec.files {
+                return Err(format!(
+                    "castling file {} leaves no room for the rook",
+                    (b'a' + f) as char
+                ));
+            }
+        }
         if spec.pieces.is_empty() {
             return Err("a variant needs at least one piece".into());
         }
@@ -131,9 +144,6 @@ impl Variant {
                     "piece letter '{}' must be a lower-case letter",
                     p.letter
                 ));
-            }
-            if p.letter == 'x' {
-                return Err("the letter 'x' is reserved for vanished squares".into());
             }
             if spec.pieces[..i].iter().any(|q| q.letter == p.letter) {
                 return Err(format!("piece letter '{}' is defined twice", p.letter));
@@ -260,6 +270,10 @@ impl Variant {
             pawn_kind: pawns.first().copied(),
             promotion,
             castling: spec.castling,
+            castling_files: [
+                spec.castling_files[0].unwrap_or(spec.files.saturating_sub(2)),
+                spec.castling_files[1].unwrap_or(2),
+            ],
             double_step: spec.double_step,
             en_passant: spec.en_passant,
             stalemate: spec.stalemate,
@@ -282,6 +296,16 @@ impl Variant {
             .iter()
             .position(|p| p.letter == l)
             .map(|k| k as u8)
+    }
+
+    /// The FEN character of a vanished square: `x`, or `*` in a variant
+    /// that uses `x` as a piece letter (Fairy-Stockfish's files may).
+    pub fn hole_char(&self) -> char {
+        if self.kind_of_letter('x').is_some() {
+            '*'
+        } else {
+            'x'
+        }
     }
 
     /// The FEN letter of a kind in a colour.
@@ -386,11 +410,36 @@ pub fn chess_spec() -> VariantSpec {
         start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
         promotion: vec!['q', 'r', 'b', 'n'],
         castling: true,
+        castling_files: [None, None],
         double_step: true,
         en_passant: true,
         stalemate: StalemateRule::Draw,
         move_rule: 100,
         insufficient_material: true,
+    }
+}
+
+/// A blank 8x8 specification with no pieces, the parent of a variant file
+/// section that names none.
+pub fn empty_spec() -> VariantSpec {
+    VariantSpec {
+        name: String::new(),
+        pieces: Vec::new(),
+        start_fen: String::new(),
+        promotion: Vec::new(),
+        castling: false,
+        double_step: false,
+        en_passant: false,
+        insufficient_material: false,
+        ..chess_spec()
+    }
+}
+
+/// The specification of a built-in variant, to inherit from.
+pub fn builtin_spec(name: &str) -> Option<VariantSpec> {
+    match name.to_ascii_lowercase().as_str() {
+        "chess" | "standard" | "normal" => Some(chess_spec()),
+        _ => None,
     }
 }
 

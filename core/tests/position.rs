@@ -233,6 +233,7 @@ fn custom(
         start_fen: fen.into(),
         promotion: vec![],
         castling: false,
+        castling_files: [None, None],
         double_step: false,
         en_passant: false,
         stalemate: StalemateRule::Draw,

@@ -1,0 +1,166 @@
+//! The Fairy-Stockfish reference variants (shared/ref/fsf, copied into
+//! `tests/data/`): both files load unchanged, in both formats, and give the
+//! reference root moves and perft counts. The default run goes to the depth
+//! whose count is at most ~2M nodes; `--ignored` runs every depth.
+
+use fers_core::variant::{self, Variant};
+use fers_core::variant_file::{self, Section};
+use fers_core::{perft, MoveList, Position};
+use std::collections::HashMap;
+
+const FSF_FILE: &str = include_str!("data/fsf-variants.ini");
+const FERS_FILE: &str = include_str!("data/fers-variants.ini");
+const CASES: &str = include_str!("data/fairy.perft");
+
+fn load(name: &str, text: &str) -> HashMap<String, &'static Variant> {
+    let sections: Vec<Section> = variant_file::load(name, text, &|_| None);
+    let mut out = HashMap::new();
+    for s in sections {
+        match s.result {
+            Ok(v) => {
+                out.insert(s.name, v);
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+    out
+}
+
+struct Case {
+    variant: String,
+    fen: String,
+    root: Vec<String>,
+    counts: Vec<u64>,
+}
+
+fn cases() -> Vec<Case> {
+    CASES
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split(';').collect();
+            Case {
+                variant: f[0].into(),
+                fen: f[1].into(),
+                root: f[2].split_whitespace().map(String::from).collect(),
+                counts: f[3..].iter().map(|n| n.parse().unwrap()).collect(),
+            }
+        })
+        .collect()
+}
+
+/// The FSF file uses the letter x where the fers file (and the cases) use f.
+fn fsf_letters(fen: &str) -> String {
+    fen.chars()
+        .map(|c| match c {
+            'f' => 'x',
+            'F' => 'X',
+            c => c,
+        })
+        .collect()
+}
+
+fn run(max_nodes: u64) {
+    let fers = load("fers-variants.ini", FERS_FILE);
+    let fsf = load("variants.ini", FSF_FILE);
+    for c in cases() {
+        for (file, v, fen) in [
+            ("fers", fers[&c.variant], c.fen.clone()),
+            (
+                "fsf",
+                fsf[&c.variant],
+                if c.variant == "fsf-linehoppers" {
+                    fsf_letters(&c.fen)
+                } else {
+                    c.fen.clone()
+                },
+            ),
+        ] {
+            let pos = Position::from_fen(v, &fen).unwrap_or_else(|e| panic!("{}: {e}", c.variant));
+            let mut l = MoveList::new();
+            pos.legal_moves(&mut l);
+            let mut got: Vec<String> = l.iter().map(|&m| pos.move_to_uci(m)).collect();
+            got.sort();
+            let mut want = c.root.clone();
+            want.sort();
+            if file == "fers" || c.variant != "fsf-linehoppers" {
+                assert_eq!(got, want, "{} ({file} file): root moves", c.variant);
+            }
+            for (i, &n) in c.counts.iter().enumerate() {
+                if n > max_nodes {
+                    break;
+                }
+                let d = i as u32 + 1;
+                assert_eq!(
+                    perft::perft(&pos, d),
+                    n,
+                    "{} ({file} file) perft {d}",
+                    c.variant
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn reference_variants_match_fairy_stockfish() {
+    run(2_000_000);
+}
+
+#[test]
+#[ignore]
+fn reference_variants_match_fairy_stockfish_full_depth() {
+    run(u64::MAX);
+}
+
+#[test]
+fn bad_sections_fail_alone_with_file_and_line() {
+    let text = "\
+[good:chess]
+piece.z = leaper(2,3)
+start = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq - 0 1
+
+[badkey:chess]
+colour = blue
+
+[badpiece:chess]
+piece.z = warper(1,2)
+
+[badfen:chess]
+start = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNY w KQkq - 0 1
+
+[orphan:nosuchparent]
+
+[child:good]
+files = 10
+start = rnbqkbnrzz/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKBNRZZ w KQkq - 0 1
+
+[big:chess]
+files = 13
+";
+    let sections = variant_file::load("my.ini", text, &|_| None);
+    let by_name: HashMap<&str, &Section> = sections.iter().map(|s| (s.name.as_str(), s)).collect();
+    assert!(by_name["good"].result.is_ok());
+    assert!(
+        by_name["child"].result.is_ok(),
+        "{:?}",
+        by_name["child"].result
+    );
+    for (name, line, words) in [
+        ("badkey", 6, "unknown key 'colour'"),
+        ("badpiece", 9, "unknown movement family 'warper'"),
+        ("badfen", 12, "unknown piece letter 'Y'"),
+        ("orphan", 14, "unknown parent variant 'nosuchparent'"),
+        ("big", 20, "13x8"),
+    ] {
+        let e = by_name[name].result.as_ref().expect_err(name);
+        assert_eq!((e.file.as_str(), e.line), ("my.ini", line), "{name}: {e}");
+        assert!(e.reason.contains(words), "{name}: {e}");
+        assert!(e.to_string().starts_with(&format!("my.ini:{line}: ")));
+    }
+    // Inheritance from a section of the same file: the zebra came along.
+    let child = by_name["child"].result.as_ref().unwrap();
+    assert_eq!(child.geometry.files, 10);
+    assert!(child.kind_of_letter('z').is_some());
+    let _ = variant::chess();
+}
