@@ -219,6 +219,18 @@ fn apply(spec: &mut VariantSpec, key: &str, value: &str) -> Result<(), String> {
                 ));
             }
         }
+        "doubleStepRegionWhite" | "doubleStepRegionBlack" => {
+            // Only each side's second rank is supported (`*2`, `*7` on 8 ranks).
+            let rank = v.strip_prefix('*').and_then(|r| r.parse::<u8>().ok());
+            let second = if key == "doubleStepRegionWhite" {
+                2
+            } else {
+                spec.ranks.saturating_sub(1)
+            };
+            if rank != Some(second) {
+                return Err(format!("{key} = {v}: only the second rank is supported"));
+            }
+        }
         "pieceToCharTable" => {} // display only
         _ => {
             if let Some(b) = fsf_piece(key) {
