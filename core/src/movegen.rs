@@ -334,16 +334,47 @@ impl Position {
     pub fn legal_moves(&self, list: &mut MoveList) {
         list.clear();
         self.pseudo_legal_moves(list);
-        if self.v.simple {
+        if self.royal[self.side.index()] == NO_SQ {
+            return; // nothing to expose: every move is legal
+        }
+        if self.v.pin_legality {
             self.filter_fast(list);
         } else {
-            let us = self.side;
-            list.retain(|m| {
+            list.retain(|m| self.legal_general(m));
+        }
+    }
+
+    /// General legality: the move is made on a copy of the board alone and
+    /// the mover's royal piece tested (castling plays the whole move).
+    fn legal_general(&self, m: Move) -> bool {
+        let us = self.side;
+        let them = us.flip();
+        let (from, to) = (m.from(), m.to());
+        match m.flag() {
+            MoveFlag::CastleKing | MoveFlag::CastleQueen => {
                 let mut next = self.clone();
                 next.play(m);
-                let k = next.royal[us.index()];
-                k == NO_SQ || !next.attacked(k, us.flip())
-            });
+                !next.attacked(next.royal[us.index()], them)
+            }
+            flag => {
+                let v = self.v;
+                let mut b = self.board;
+                match flag {
+                    MoveFlag::EnPassant => {
+                        b[v.steps.step(v.pawn_push[them.index()], to) as usize] = Piece::EMPTY
+                    }
+                    MoveFlag::Locust => b[m.locust_square() as usize] = Piece::EMPTY,
+                    _ => {}
+                }
+                b[to as usize] = match m.promotion() {
+                    Some(k) => Piece::new(k, us),
+                    None => b[from as usize],
+                };
+                b[from as usize] = Piece::EMPTY;
+                let k = self.royal[us.index()];
+                let k = if k == from { to } else { k };
+                !attacked_on(self, &b, k, them)
+            }
         }
     }
 
@@ -482,8 +513,11 @@ impl Position {
         }
     }
 
-    /// Fast legality for leaper/rider variants: computes checkers, the check
-    /// mask and pins from the royal square, then keeps only legal moves.
+    /// Fast legality: computes checkers, the check mask and pins of the
+    /// leaper/rider attackers from the royal square, then keeps only legal
+    /// moves. Hopper-like and lame attackers (if any) are tested on a board
+    /// copy, but only for moves that touch a square that matters to them
+    /// (`sensitive`): the lines, legs and attacker squares around the royal.
     fn filter_fast(&self, list: &mut MoveList) {
         let v = self.v;
         let us = self.side;
@@ -565,6 +599,17 @@ impl Position {
             }
         }
 
+        // Hopper-like and lame attackers.
+        let complex = v.complex_kinds != 0;
+        let (sensitive, complex_check) = if complex {
+            (
+                self.complex_sensitive(ksq, them),
+                attacked_by_complex(self, &self.board, ksq, them),
+            )
+        } else {
+            (SquareSet::EMPTY, false)
+        };
+
         let mut board_wo_king = [Piece::EMPTY; MAX_SQUARES];
         let mut have_board = false;
         let pins = &pins[..npins];
@@ -575,6 +620,9 @@ impl Position {
                 if matches!(m.flag(), MoveFlag::CastleKing | MoveFlag::CastleQueen) {
                     return true; // fully checked by gen_castling
                 }
+                if complex {
+                    return self.legal_general(m);
+                }
                 if !have_board {
                     board_wo_king = self.board;
                     board_wo_king[ksq as usize] = Piece::EMPTY;
@@ -582,10 +630,9 @@ impl Position {
                 }
                 return !attacked_on(self, &board_wo_king, m.to(), them);
             }
-            if m.flag() == MoveFlag::EnPassant {
-                let mut next = self.clone();
-                next.play(m);
-                return !next.attacked(next.royal[us.index()], them);
+            if matches!(m.flag(), MoveFlag::EnPassant | MoveFlag::Locust) {
+                // Two squares change besides `to`: play it out.
+                return self.legal_general(m);
             }
             if nchecks > 1 {
                 return false;
@@ -594,9 +641,72 @@ impl Position {
             if nchecks == 1 && !check_mask.contains(to) {
                 return false;
             }
-            pins.iter()
+            if !pins
+                .iter()
                 .all(|&(sq, allowed)| sq != from || allowed.contains(to))
+            {
+                return false;
+            }
+            if complex && (complex_check || sensitive.contains(from) || sensitive.contains(to)) {
+                let mut b = self.board;
+                b[to as usize] = match m.promotion() {
+                    Some(k) => Piece::new(k, us),
+                    None => b[from as usize],
+                };
+                b[from as usize] = Piece::EMPTY;
+                return !attacked_by_complex(self, &b, ksq, them);
+            }
+            true
         });
+    }
+
+    /// Squares whose change of occupancy can change whether a hopper-like
+    /// or lame piece of `them` attacks `ksq`.
+    fn complex_sensitive(&self, ksq: u8, them: Color) -> SquareSet {
+        let v = self.v;
+        if v.fallback_kinds != 0 {
+            return SquareSet::full(MAX_SQUARES);
+        }
+        let mut set = SquareSet::EMPTY;
+        let add = |set: &mut SquareSet, s: u8| {
+            if s != NO_SQ {
+                set.insert(s);
+            }
+        };
+        for r in &v.complex_rays[them.index()] {
+            match r.family {
+                Family::DecomposedLeaper => {
+                    let m = v.steps.step(r.back2, ksq);
+                    if m != NO_SQ {
+                        set.insert(m);
+                        add(&mut set, v.steps.step(r.back, m));
+                    }
+                }
+                Family::Equihopper => {
+                    let h = v.steps.step(r.back, ksq);
+                    if h != NO_SQ {
+                        set.insert(h);
+                        add(&mut set, v.steps.step(r.back, h));
+                    }
+                }
+                _ => {
+                    // The whole line behind the royal piece (and, for the
+                    // locust, the landing square in front of it).
+                    if r.family == Family::Locuhopper {
+                        add(&mut set, v.steps.step(r.fwd, ksq));
+                    }
+                    let mut s = v.steps.step(r.back, ksq);
+                    for _ in 0..MAX_SQUARES {
+                        if s == NO_SQ || s == ksq {
+                            break;
+                        }
+                        set.insert(s);
+                        s = v.steps.step(r.back, s);
+                    }
+                }
+            }
+        }
+        set
     }
 }
 
@@ -656,20 +766,117 @@ fn attacked_on(pos: &Position, board: &[Piece; MAX_SQUARES], sq: u8, by: Color) 
     false
 }
 
-/// The slow stage of attack detection: every piece of `by` whose kind has
-/// a complex family walks its captures, with `sq` treated as holding an
-/// enemy piece (an empty square is attacked where a capture would be).
-#[cold]
+/// The second stage of attack detection, for hopper-like and lame
+/// families: reverse walks from `sq` (the attacker's vectors negated), then
+/// forward generation for the few families without a reverse rule.
+#[inline(never)]
 fn attacked_by_complex(pos: &Position, board: &[Piece; MAX_SQUARES], sq: u8, by: Color) -> bool {
     let v = pos.v;
-    let mut b = *board;
-    if !b[sq as usize].is_piece() || b[sq as usize].color() == by {
-        // Any piece of the other colour serves as the target.
-        b[sq as usize] = Piece::new(0, by.flip());
+    let steps = &v.steps;
+    let exists = |s: u8| s != NO_SQ && board[s as usize] != Piece::HOLE;
+    let piece = |s: u8| board[s as usize].is_piece();
+    let attacker = |s: u8, kinds: u32| {
+        let p = board[s as usize];
+        p.is_piece() && p.color() == by && kinds & (1 << p.kind()) != 0
+    };
+    // The first piece walking from `s` along `d` (exclusive), or NO_SQ.
+    let next_piece = |mut s: u8, d: u8| -> u8 {
+        for _ in 0..MAX_SQUARES {
+            s = steps.step(d, s);
+            if !exists(s) || s == sq {
+                return NO_SQ;
+            }
+            if piece(s) {
+                return s;
+            }
+        }
+        NO_SQ
+    };
+    for r in &v.complex_rays[by.index()] {
+        let hit = match r.family {
+            Family::Hopper => {
+                let h = steps.step(r.back, sq);
+                exists(h) && piece(h) && {
+                    let a = next_piece(h, r.back);
+                    a != NO_SQ && attacker(a, r.kinds)
+                }
+            }
+            Family::ProlongedHopper => {
+                let h = next_piece(sq, r.back);
+                h != NO_SQ && {
+                    let a = next_piece(h, r.back);
+                    a != NO_SQ && attacker(a, r.kinds)
+                }
+            }
+            Family::DecomposedLeaper => {
+                let m = steps.step(r.back2, sq);
+                exists(m) && !piece(m) && {
+                    let a = steps.step(r.back, m);
+                    exists(a) && attacker(a, r.kinds)
+                }
+            }
+            Family::Equihopper => {
+                let h = steps.step(r.back, sq);
+                exists(h) && piece(h) && {
+                    let a = steps.step(r.back, h);
+                    exists(a) && attacker(a, r.kinds)
+                }
+            }
+            Family::ContraHopper => {
+                let h = next_piece(sq, r.back);
+                h != NO_SQ && {
+                    let a = steps.step(r.back, h);
+                    exists(a) && attacker(a, r.kinds)
+                }
+            }
+            Family::Kanghopper => {
+                let h2 = steps.step(r.back, sq);
+                exists(h2) && piece(h2) && {
+                    let h1 = next_piece(h2, r.back);
+                    h1 != NO_SQ && {
+                        let a = next_piece(h1, r.back);
+                        a != NO_SQ && attacker(a, r.kinds)
+                    }
+                }
+            }
+            Family::Locuhopper => {
+                // The victim on sq, the landing square just beyond empty.
+                let l = steps.step(r.fwd, sq);
+                exists(l) && !piece(l) && {
+                    let a = next_piece(sq, r.back);
+                    a != NO_SQ && attacker(a, r.kinds)
+                }
+            }
+            _ => false,
+        };
+        if hit {
+            return true;
+        }
     }
+    if v.fallback_kinds != 0 {
+        return attacked_by_generation(pos, board, sq, by);
+    }
+    false
+}
+
+/// Forward generation for families without a reverse rule: every such piece
+/// of `by` walks its captures, with `sq` treated as holding an enemy piece
+/// (an empty square is attacked where a capture would be).
+#[cold]
+fn attacked_by_generation(pos: &Position, board: &[Piece; MAX_SQUARES], sq: u8, by: Color) -> bool {
+    let v = pos.v;
+    let target = board[sq as usize];
+    let mut copy;
+    let b = if target.is_piece() && target.color() != by {
+        board
+    } else {
+        copy = *board;
+        copy[sq as usize] = Piece::new(0, by.flip());
+        &copy
+    };
     for from in pos.occ[by.index()].iter() {
         let p = b[from as usize];
-        if !p.is_piece() || p.color() != by || v.complex_kinds & (1 << p.kind()) == 0 {
+        if !p.is_piece() || p.color() != by || v.fallback_kinds & (1 << p.kind()) == 0 {
             continue;
         }
         for c in &v.components[p.kind() as usize] {
@@ -677,7 +884,7 @@ fn attacked_by_complex(pos: &Position, board: &[Piece; MAX_SQUARES], sq: u8, by:
                 continue;
             }
             let mut hit = |_to: u8, victim: u8| victim == sq;
-            if targets(v, &b, from, by, c, &mut hit) {
+            if targets(v, b, from, by, c, &mut hit) {
                 return true;
             }
         }

@@ -76,6 +76,20 @@ pub struct AttackRay {
     pub ride: u32,
 }
 
+/// Reverse attack entry for a family with hurdles or lame legs: walking
+/// from the attacked square with the attacker's vectors negated.
+#[derive(Clone, Copy, Debug)]
+pub struct ComplexRay {
+    pub family: Family,
+    /// The attacker's (first-leg) vector, negated.
+    pub back: u8,
+    /// The attacker's vector itself (locust: the landing square beyond).
+    pub fwd: u8,
+    /// The second leg negated (decomposed leapers).
+    pub back2: u8,
+    pub kinds: u32,
+}
+
 /// A compiled variant: everything the rules code reads per node.
 #[derive(Debug)]
 pub struct Variant {
@@ -109,6 +123,12 @@ pub struct Variant {
     /// not cover (hoppers, lame leapers, ...): attack detection generates
     /// their captures instead.
     pub complex_kinds: u32,
+    /// Reverse attack plan for hopper-like and lame families, per attacking
+    /// colour.
+    pub complex_rays: [Vec<ComplexRay>; 2],
+    /// Kinds with capturing families neither plan covers (two-leg riders,
+    /// horned riders): attack detection generates their captures.
+    pub fallback_kinds: u32,
     /// Kinds (bit mask) whose generated moves may repeat (overlapping atoms,
     /// wrapped boards): the generator removes duplicates for them.
     pub dedup_kinds: u32,
@@ -117,6 +137,11 @@ pub struct Variant {
     /// playing the move (the fast path). Otherwise each pseudo-legal move is
     /// played and the royal piece tested.
     pub simple: bool,
+    /// Legality by pins and check masks (with a board-copy test for the
+    /// moves that touch a hopper's line or a lame piece's leg): one royal
+    /// kind and no rule that changes the board beyond the move itself.
+    /// Otherwise every move is tested on a copy.
+    pub pin_legality: bool,
     pub zobrist: Zobrist,
 }
 
@@ -205,6 +230,8 @@ impl Variant {
         // attacking colour, walking from the target (negated vectors).
         let mut attack_rays: [Vec<AttackRay>; 2] = [Vec::new(), Vec::new()];
         let mut complex_kinds = 0u32;
+        let mut complex_rays: [Vec<ComplexRay>; 2] = [Vec::new(), Vec::new()];
+        let mut fallback_kinds = 0u32;
         let mut dedup_kinds = 0u32;
         for (k, comps) in components.iter().enumerate() {
             let mut seen_vectors = Vec::new();
@@ -223,6 +250,59 @@ impl Variant {
                 }
                 if !c.family.is_simple() {
                     complex_kinds |= 1 << k;
+                    let reversible = matches!(
+                        c.family,
+                        Family::Hopper
+                            | Family::ProlongedHopper
+                            | Family::Chinese
+                            | Family::DecomposedLeaper
+                            | Family::Equihopper
+                            | Family::ContraHopper
+                            | Family::Kanghopper
+                            | Family::Locuhopper
+                            | Family::Marine
+                    );
+                    if !reversible {
+                        fallback_kinds |= 1 << k;
+                        continue;
+                    }
+                    // Prolonged hoppers and Chinese pieces capture alike.
+                    let family = if c.family == Family::Chinese {
+                        Family::ProlongedHopper
+                    } else {
+                        c.family
+                    };
+                    let family = if family == Family::Marine {
+                        Family::Locuhopper
+                    } else {
+                        family
+                    };
+                    for (color, rays) in complex_rays.iter_mut().enumerate() {
+                        for (i, &d) in c.dirs[color].iter().enumerate() {
+                            let (x, y) = steps.vectors[d as usize];
+                            let back = steps.dir(&geometry, -(x as i32), -(y as i32));
+                            let back2 = match c.dirs2[color].get(i) {
+                                Some(&e) => {
+                                    let (x2, y2) = steps.vectors[e as usize];
+                                    steps.dir(&geometry, -(x2 as i32), -(y2 as i32))
+                                }
+                                None => back,
+                            };
+                            match rays
+                                .iter_mut()
+                                .find(|r| r.family == family && r.back == back && r.back2 == back2)
+                            {
+                                Some(r) => r.kinds |= 1 << k,
+                                None => rays.push(ComplexRay {
+                                    family,
+                                    back,
+                                    fwd: d,
+                                    back2,
+                                    kinds: 1 << k,
+                                }),
+                            }
+                        }
+                    }
                     continue;
                 }
                 for (color, rays) in attack_rays.iter_mut().enumerate() {
@@ -283,8 +363,11 @@ impl Variant {
             pawn_captures,
             attack_rays,
             complex_kinds,
+            complex_rays,
+            fallback_kinds,
             dedup_kinds,
             simple,
+            pin_legality: royals.len() == 1,
             zobrist,
         })
     }

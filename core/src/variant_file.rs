@@ -36,6 +36,8 @@ pub struct Section {
     /// Line of the `[name]` header.
     pub line: usize,
     pub result: Result<&'static Variant, VariantFileError>,
+    /// The definition it was built from (for children in other files).
+    pub spec: Option<VariantSpec>,
 }
 
 /// Fairy-Stockfish's built-in piece names that the glossary expresses, with
@@ -329,6 +331,7 @@ pub fn load(file: &str, text: &str, known: &dyn Fn(&str) -> Option<VariantSpec>)
             name: String::new(),
             line: e.line,
             result: Err(e),
+            spec: None,
         });
     }
     for r in raws {
@@ -374,17 +377,19 @@ pub fn load(file: &str, text: &str, known: &dyn Fn(&str) -> Option<VariantSpec>)
         })();
         match result {
             Ok((spec, v)) => {
-                done.push((r.name.clone(), spec));
+                done.push((r.name.clone(), spec.clone()));
                 out.push(Section {
                     name: r.name,
                     line: r.line,
                     result: Ok(v),
+                    spec: Some(spec),
                 });
             }
             Err(e) => out.push(Section {
                 name: r.name,
                 line: r.line,
                 result: Err(e),
+                spec: None,
             }),
         }
     }

@@ -113,6 +113,37 @@ fn reference_variants_match_fairy_stockfish_full_depth() {
     run(u64::MAX);
 }
 
+/// The same variants with pin legality off: every move tested on a copy.
+#[test]
+fn general_legality_path_gives_the_same_numbers() {
+    let sections = variant_file::load("fers-variants.ini", FERS_FILE, &|_| None);
+    for c in cases() {
+        let spec = sections
+            .iter()
+            .find(|s| s.name == c.variant)
+            .and_then(|s| s.spec.clone())
+            .unwrap();
+        let mut v = Variant::build(spec).unwrap();
+        v.pin_legality = false;
+        let v = variant::leak(v);
+        let pos = Position::from_fen(v, &c.fen).unwrap();
+        for (i, &n) in c
+            .counts
+            .iter()
+            .enumerate()
+            .take_while(|(_, &n)| n <= 300_000)
+        {
+            assert_eq!(
+                perft::perft(&pos, i as u32 + 1),
+                n,
+                "{} general path perft {}",
+                c.variant,
+                i + 1
+            );
+        }
+    }
+}
+
 #[test]
 fn bad_sections_fail_alone_with_file_and_line() {
     let text = "\
