@@ -256,7 +256,10 @@ impl Iterator for SquareIter {
 
 /// The 8 symmetries of the square (rotations and reflections), applied to a
 /// vector. Two-leg families apply the same symmetry to both legs at once.
-pub const SYMMETRIES: [fn(i32, i32) -> (i32, i32); 8] = [
+pub type Symmetry = fn(i32, i32) -> (i32, i32);
+
+/// The symmetries, in the order direction filters (`Atom::filter`) use.
+pub const SYMMETRIES: [Symmetry; 8] = [
     |x, y| (x, y),
     |x, y| (-x, y),
     |x, y| (x, -y),

@@ -584,7 +584,7 @@ impl Position {
                 "knight" => knights += 1,
                 "bishop" => {
                     bishops += 1;
-                    if (geo.file_of(sq) + geo.rank_of(sq)) % 2 == 0 {
+                    if (geo.file_of(sq) + geo.rank_of(sq)).is_multiple_of(2) {
                         dark += 1
                     } else {
                         light += 1

@@ -49,8 +49,7 @@ fn fen(placements: &[(&str, char)]) -> String {
     let mut s = String::new();
     for rank in (0..8).rev() {
         let mut empty = 0;
-        for file in 0..8 {
-            let c = board[rank][file];
+        for &c in &board[rank] {
             if c == '.' {
                 empty += 1;
             } else {
