@@ -1,0 +1,66 @@
+//! `variants/examples.ini`: every example loads, plays random games with
+//! consistent keys and FENs, and gives the same legal moves through both
+//! legality paths. Two examples are also built into Fairy-Stockfish, whose
+//! numbers they must give: capablanca (Fairy-Stockfish 11.1, `go perft`)
+//! and gardner (pyffish legal moves, depth 3).
+
+use fers_core::variant::{self, Variant};
+use fers_core::variant_file;
+use fers_core::{perft, MoveList, Position};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+const EXAMPLES: &str = include_str!("../../variants/examples.ini");
+
+fn examples() -> Vec<(String, &'static Variant, Variant)> {
+    variant_file::load("variants/examples.ini", EXAMPLES, &|_| None)
+        .into_iter()
+        .map(|s| {
+            let v = s.result.unwrap_or_else(|e| panic!("{e}"));
+            let mut general = Variant::build(s.spec.expect("spec of a loaded section")).unwrap();
+            general.pin_legality = false;
+            (s.name, v, general)
+        })
+        .collect()
+}
+
+#[test]
+fn all_examples_load() {
+    let names: Vec<String> = examples().into_iter().map(|(n, _, _)| n).collect();
+    assert!(names.len() >= 12, "{names:?}");
+}
+
+#[test]
+fn examples_play_consistently() {
+    let mut rng = StdRng::seed_from_u64(5);
+    for (name, v, general) in examples() {
+        let general = variant::leak(general);
+        for _ in 0..20 {
+            let mut pos = Position::startpos(v);
+            for _ in 0..rng.gen_range(0..80) {
+                let mut l = MoveList::new();
+                pos.legal_moves(&mut l);
+                if l.is_empty() {
+                    break;
+                }
+                pos.play(l.as_slice()[rng.gen_range(0..l.len())]);
+                assert_eq!(pos.key(), pos.compute_key(), "{name}: {}", pos.to_fen());
+            }
+            let fen = pos.to_fen();
+            let again = Position::from_fen(v, &fen).unwrap_or_else(|e| panic!("{name}: {fen}: {e}"));
+            assert_eq!(again.to_fen(), fen);
+            let other = Position::from_fen(general, &fen).unwrap();
+            assert_eq!(perft::perft(&pos, 2), perft::perft(&other, 2), "{name}: {fen}");
+        }
+    }
+}
+
+#[test]
+fn examples_known_to_fairy_stockfish() {
+    let ex = examples();
+    let get = |n: &str| ex.iter().find(|(name, _, _)| name == n).unwrap().1;
+    let capa = Position::startpos(get("capablanca"));
+    assert_eq!(perft::perft(&capa, 4), 805_128);
+    let gardner = Position::startpos(get("gardner"));
+    assert_eq!([1, 2, 3].map(|d| perft::perft(&gardner, d)), [7, 53, 506]);
+}
