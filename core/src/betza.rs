@@ -226,11 +226,18 @@ pub fn parse(text: &str) -> Result<Movement, String> {
 
 /// Writes a movement in Betza, if every atom has a Betza form.
 pub fn write(m: &Movement) -> Option<String> {
-    let mut out = String::new();
-    for a in &m.0 {
-        out.push_str(&write_atom(a)?);
+    let mut parts: Vec<String> = m.0.iter().map(write_atom).collect::<Option<_>>()?;
+    // Compounds read better: R+B is Q, W+F is K.
+    for (a, b, c) in [("R", "B", "Q"), ("W", "F", "K")] {
+        if let (Some(i), Some(j)) = (
+            parts.iter().position(|p| p == a),
+            parts.iter().position(|p| p == b),
+        ) {
+            parts[i.min(j)] = c.to_string();
+            parts.remove(i.max(j));
+        }
     }
-    Some(out)
+    Some(parts.concat())
 }
 
 fn write_atom(a: &Atom) -> Option<String> {
@@ -395,6 +402,8 @@ mod tests {
         // The glossary's Chinese family prints in the pao's form.
         let pao: Movement = "chinese(0,1)".parse().unwrap();
         assert_eq!(write(&pao).unwrap(), "mRcpR");
+        assert_eq!(write(&parse("Q").unwrap()).unwrap(), "Q");
+        assert_eq!(write(&parse("KN").unwrap()).unwrap(), "KN");
         let nereid: Movement = "marine(1,1)".parse().unwrap();
         assert_eq!(write(&nereid), None);
     }

@@ -47,10 +47,15 @@ fn examples_play_consistently() {
                 assert_eq!(pos.key(), pos.compute_key(), "{name}: {}", pos.to_fen());
             }
             let fen = pos.to_fen();
-            let again = Position::from_fen(v, &fen).unwrap_or_else(|e| panic!("{name}: {fen}: {e}"));
+            let again =
+                Position::from_fen(v, &fen).unwrap_or_else(|e| panic!("{name}: {fen}: {e}"));
             assert_eq!(again.to_fen(), fen);
             let other = Position::from_fen(general, &fen).unwrap();
-            assert_eq!(perft::perft(&pos, 2), perft::perft(&other, 2), "{name}: {fen}");
+            assert_eq!(
+                perft::perft(&pos, 2),
+                perft::perft(&other, 2),
+                "{name}: {fen}"
+            );
         }
     }
 }
