@@ -180,6 +180,8 @@ pub struct SquareSet(pub [u64; 3]);
 
 impl SquareSet {
     pub const EMPTY: SquareSet = SquareSet([0; 3]);
+    /// Every square index (and the unused bits above them).
+    pub const ALL: SquareSet = SquareSet([u64::MAX; 3]);
 
     #[inline]
     pub fn contains(&self, sq: u8) -> bool {

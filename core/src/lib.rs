@@ -17,6 +17,7 @@ pub mod moves;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod registry;
 pub mod variant;
 pub mod variant_file;
 pub mod zobrist;

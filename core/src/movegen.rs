@@ -529,7 +529,7 @@ impl Position {
         // Checkers as a set: on a wrapped board one piece may check along
         // two rays, which is not a double check.
         let mut checkers = SquareSet::EMPTY;
-        let mut check_mask = SquareSet::full(MAX_SQUARES);
+        let mut check_mask = SquareSet::ALL;
         // Pinned pieces: (square, allowed squares). A piece pinned twice
         // (wrapped boards) must satisfy both entries.
         let mut pins: [(u8, SquareSet); 16] = [(NO_SQ, SquareSet::EMPTY); 16];
@@ -665,7 +665,7 @@ impl Position {
     fn complex_sensitive(&self, ksq: u8, them: Color) -> SquareSet {
         let v = self.v;
         if v.fallback_kinds != 0 {
-            return SquareSet::full(MAX_SQUARES);
+            return SquareSet::ALL;
         }
         let mut set = SquareSet::EMPTY;
         let add = |set: &mut SquareSet, s: u8| {
