@@ -1,1 +1,2 @@
 //! fers-tests: helpers shared by the end-to-end and data-driven tests.
+pub mod fsf;
