@@ -260,7 +260,9 @@ pub fn parse_divide(lines: &[String]) -> Result<Divide, String> {
             );
         } else if !head.is_empty()
             && !head.contains(' ')
-            && head.chars().all(|c| c.is_ascii_alphanumeric() || ",@+=-".contains(c))
+            && head
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || ",@+=-".contains(c))
         {
             if let Ok(n) = tail.parse::<u64>() {
                 if d.moves.insert(head.to_string(), n).is_some() {
@@ -332,11 +334,27 @@ impl fmt::Display for Mismatch {
     }
 }
 
+/// Anything that answers "divide of this FEN at this depth": FSF through
+/// [`Engine`], or a stand-in in tests of the comparison itself.
+pub trait PerftReference {
+    fn divide(&mut self, fen: &str, depth: u32) -> io::Result<Divide>;
+}
+
+impl PerftReference for Engine {
+    fn divide(&mut self, fen: &str, depth: u32) -> io::Result<Divide> {
+        self.perft(fen, depth)
+    }
+}
+
 /// Compares fers' divide of `pos` at `depth` with FSF's. On disagreement,
 /// follows the first move whose count differs (a missing or extra move stops
 /// the walk: that position's move list is the bug) and returns the narrowed
 /// down [`Mismatch`]. The FEN given to FSF is fers' own `to_fen()`.
-pub fn compare(engine: &mut Engine, pos: &Position, depth: u32) -> io::Result<Option<Mismatch>> {
+pub fn compare(
+    engine: &mut impl PerftReference,
+    pos: &Position,
+    depth: u32,
+) -> io::Result<Option<Mismatch>> {
     let root_fen = pos.to_fen();
     let mut path = Vec::new();
     let mut cur = pos.clone();
@@ -345,7 +363,7 @@ pub fn compare(engine: &mut Engine, pos: &Position, depth: u32) -> io::Result<Op
     loop {
         let fen = cur.to_fen();
         let ours = Divide::of_fers(&cur, d);
-        let theirs = engine.perft(&fen, d)?;
+        let theirs = engine.divide(&fen, d)?;
         let mut m = Mismatch {
             root_fen: root_fen.clone(),
             root_depth: depth,
@@ -419,6 +437,69 @@ mod tests {
         assert_eq!(d.total, 24);
         assert_eq!(d.moves.len(), 3);
         assert_eq!(d.moves["e7e8q"], 3);
+    }
+
+    /// fers itself, except that in one position it "forgets" one move: the
+    /// walk must go down exactly to that position and name the move.
+    struct Forgetful {
+        fen: String,
+        forget: &'static str,
+    }
+
+    impl PerftReference for Forgetful {
+        fn divide(&mut self, fen: &str, depth: u32) -> io::Result<Divide> {
+            let pos = Position::from_fen(fers_core::variant::chess(), fen).unwrap();
+            let mut list = MoveList::new();
+            pos.legal_moves(&mut list);
+            let mut d = Divide::default();
+            for &m in list.iter() {
+                let mut next = pos.clone();
+                next.play(m);
+                // Recurse through the stand-in, so the forgotten move also
+                // changes the counts above it.
+                let n = if depth <= 1 {
+                    1
+                } else {
+                    self.divide(&next.to_fen(), depth - 1)?.total
+                };
+                let text = pos.move_to_uci(m);
+                if !(fen == self.fen && text == self.forget) {
+                    d.moves.insert(text, n);
+                }
+            }
+            d.total = d.moves.values().sum();
+            Ok(d)
+        }
+    }
+
+    #[test]
+    fn compare_walks_down_to_the_differing_position() {
+        let v = fers_core::variant::chess();
+        let root = Position::startpos(v);
+        let mut target = root.clone();
+        for mv in ["e2e4", "e7e5"] {
+            let m = target.parse_move(mv).unwrap();
+            target.play(m);
+        }
+        let mut reference = Forgetful {
+            fen: target.to_fen(),
+            forget: "g1f3",
+        };
+        let m = compare(&mut reference, &root, 3)
+            .unwrap()
+            .expect("a mismatch");
+        assert_eq!(m.path, ["e2e4", "e7e5"]);
+        assert_eq!(m.fen, target.to_fen());
+        assert_eq!(m.depth, 1);
+        assert_eq!(m.only_fers, [("g1f3".to_string(), 1)]);
+        assert!(m.only_fsf.is_empty());
+        assert!(m.to_string().contains("path: e2e4 e7e5"), "{m}");
+        // Where nothing is forgotten, nothing is reported.
+        let mut honest = Forgetful {
+            fen: String::new(),
+            forget: "",
+        };
+        assert!(compare(&mut honest, &root, 3).unwrap().is_none());
     }
 
     #[test]

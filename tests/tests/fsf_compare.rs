@@ -1,0 +1,235 @@
+//! fers' perft divide against Fairy-Stockfish's on many positions.
+//!
+//! The published suite is small and hand-picked; random playouts reach the
+//! odd corners (under-promotions with check, en passant out of a pin,
+//! castling rights lost by capture, ...) in numbers no suite has. Positions
+//! come from seeded random playouts (moves chosen by fers-core among its own
+//! legal moves) from the start position and from every suite position, and
+//! from the opening positions of `ref/chess/openings-8moves-2000.epd`. Each is
+//! compared at depth 3 (a sample at depth 4): same root moves, same counts.
+//! A disagreement is walked down to the position whose move list differs (see
+//! `fers_tests::fsf::compare`), and reported with the playout that led there.
+//!
+//! Without Fairy-Stockfish the tests skip (or fail under CI), see
+//! `fsf::engine_or_skip`. The seed can be changed with `FERS_FSF_SEED` to
+//! explore further; failures print the seed.
+
+use fers_core::{variant, MoveList, Position};
+use fers_tests::fsf::{self, Engine};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::time::Instant;
+
+const DEFAULT_SEED: u64 = 0x6665_7273; // "fers"
+
+fn seed() -> u64 {
+    std::env::var("FERS_FSF_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(DEFAULT_SEED)
+}
+
+/// A position to compare and how it was reached, for the failure message.
+struct Sample {
+    origin: String,
+    moves: Vec<String>,
+    pos: Position,
+}
+
+fn suite_fens() -> Vec<String> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/chess.perft");
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split(';').next().unwrap().trim().to_string())
+        .collect()
+}
+
+fn openings() -> Vec<String> {
+    // shared/ sits beside the repository both on developers' machines
+    // (/work/shared) and in CI (a copy beside the clone); the environment
+    // variable allows any other layout.
+    let candidates = [
+        std::env::var("FERS_SHARED").unwrap_or_default() + "/ref/chess/openings-8moves-2000.epd",
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../shared/ref/chess/openings-8moves-2000.epd"
+        )
+        .to_string(),
+        "/work/shared/ref/chess/openings-8moves-2000.epd".to_string(),
+    ];
+    for c in &candidates {
+        if let Ok(text) = std::fs::read_to_string(c) {
+            return text
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .map(str::to_string)
+                .collect();
+        }
+    }
+    panic!("openings-8moves-2000.epd not found; tried {candidates:?} (set FERS_SHARED)");
+}
+
+/// `playouts` random games of up to `max_plies` from `fen`, keeping
+/// `per_playout` positions of each at random plies (the origin itself can be
+/// one of them).
+fn playouts(
+    rng: &mut StdRng,
+    fen: &str,
+    playouts: usize,
+    per_playout: usize,
+    max_plies: usize,
+    out: &mut Vec<Sample>,
+) {
+    let v = variant::chess();
+    let root = Position::from_fen(v, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let mut list = MoveList::new();
+    for _ in 0..playouts {
+        let mut keep: Vec<usize> = (0..per_playout)
+            .map(|_| rng.gen_range(0..=max_plies))
+            .collect();
+        keep.sort_unstable();
+        keep.dedup();
+        let mut pos = root.clone();
+        let mut moves = Vec::new();
+        for ply in 0..=max_plies {
+            if keep.binary_search(&ply).is_ok() {
+                out.push(Sample {
+                    origin: fen.to_string(),
+                    moves: moves.clone(),
+                    pos: pos.clone(),
+                });
+            }
+            pos.legal_moves(&mut list);
+            if list.is_empty() {
+                // Mate or stalemate: a fine sample (FSF must agree there is
+                // nothing), then the game is over.
+                if keep.last().is_some_and(|&k| k > ply) {
+                    out.push(Sample {
+                        origin: fen.to_string(),
+                        moves: moves.clone(),
+                        pos: pos.clone(),
+                    });
+                }
+                break;
+            }
+            let m = list.as_slice()[rng.gen_range(0..list.len())];
+            moves.push(pos.move_to_uci(m));
+            pos.play(m);
+        }
+    }
+}
+
+/// Compares every sample at `depth`; returns the failure reports.
+fn compare_all(engine: &mut Engine, samples: &[&Sample], depth: u32, failures: &mut Vec<String>) {
+    for s in samples {
+        // Stop early: one bug usually shows in many samples, and each
+        // report costs a walk down the tree.
+        if failures.len() >= 5 {
+            return;
+        }
+        match fsf::compare(engine, &s.pos, depth) {
+            Ok(None) => {}
+            Ok(Some(m)) => failures.push(format!(
+                "{m}  reached from {} by moves: {}",
+                s.origin,
+                if s.moves.is_empty() {
+                    "(none)".to_string()
+                } else {
+                    s.moves.join(" ")
+                }
+            )),
+            Err(e) => panic!("fairy-stockfish failed on {}: {e}", s.pos.to_fen()),
+        }
+    }
+}
+
+/// Runs the comparison: every sample at depth 3, every `deep_every`-th at 4.
+fn check(test: &str, samples: &[Sample], shallow: u32, deep_every: usize) {
+    let Some(mut engine) = fsf::engine_or_skip(test) else {
+        return;
+    };
+    let start = Instant::now();
+    let all: Vec<&Sample> = samples.iter().collect();
+    let deep: Vec<&Sample> = samples.iter().step_by(deep_every.max(1)).collect();
+    let mut failures = Vec::new();
+    compare_all(&mut engine, &all, shallow, &mut failures);
+    if deep_every > 0 {
+        compare_all(&mut engine, &deep, shallow + 1, &mut failures);
+    }
+    println!(
+        "{test}: {} positions at depth {shallow}, {} at depth {} in {:.2?} (seed {})",
+        all.len(),
+        if deep_every > 0 { deep.len() } else { 0 },
+        shallow + 1,
+        start.elapsed(),
+        seed()
+    );
+    assert!(
+        failures.is_empty(),
+        "{test} (seed {}): {} mismatch(es), first ones:\n{}",
+        seed(),
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+fn playout_samples(from_start: usize, per_suite_line: usize, per_playout: usize) -> Vec<Sample> {
+    let mut rng = StdRng::seed_from_u64(seed());
+    let mut out = Vec::new();
+    let start = variant::chess().start_fen.clone();
+    playouts(&mut rng, &start, from_start, per_playout, 120, &mut out);
+    // The suite's positions are chosen for their tricky features (castling
+    // through attacks, en passant pins, promotions): short playouts keep
+    // those features around.
+    for fen in suite_fens() {
+        playouts(&mut rng, &fen, per_suite_line, per_playout, 30, &mut out);
+    }
+    out
+}
+
+fn opening_samples(every: usize) -> Vec<Sample> {
+    let v = variant::chess();
+    openings()
+        .iter()
+        .step_by(every)
+        .map(|fen| Sample {
+            origin: fen.clone(),
+            moves: Vec::new(),
+            pos: Position::from_fen(v, fen).unwrap_or_else(|e| panic!("{fen}: {e}")),
+        })
+        .collect()
+}
+
+#[test]
+fn fsf_random_playouts() {
+    // About 150 positions from the start, 2 from each of the 130 suite lines:
+    // all at depth 3, one in 5 at depth 4.
+    let samples = playout_samples(50, 1, 3);
+    assert!(samples.len() >= 300, "only {} samples", samples.len());
+    check("fsf_random_playouts", &samples, 3, 5);
+}
+
+#[test]
+fn fsf_openings_sample() {
+    // One opening in 10 at depth 3, one in 100 at depth 4.
+    let samples = opening_samples(10);
+    check("fsf_openings_sample", &samples, 3, 10);
+}
+
+#[test]
+#[ignore = "large sample, minutes"]
+fn fsf_random_playouts_deep() {
+    let samples = playout_samples(400, 8, 4);
+    check("fsf_random_playouts_deep", &samples, 4, 0);
+}
+
+#[test]
+#[ignore = "all 2000 openings at depth 4, minutes"]
+fn fsf_openings_all() {
+    let samples = opening_samples(1);
+    check("fsf_openings_all", &samples, 4, 0);
+}
