@@ -1,0 +1,278 @@
+//! `fers-bench`: fers' speed as a ratio against Fairy-Stockfish, measured on
+//! the same machine in the same run (SPEC section 7). Absolute numbers mean
+//! little on a shared 2-core machine; the ratio is what is tracked.
+//!
+//! `fers-bench perft [--repeat N] [--quick]` times perft (leaf nodes per
+//! second, bulk counting at the last ply on both sides) on the start
+//! position (depth 6) and Kiwipete (depth 5):
+//! - fers-core in-process, on the fast legality path that chess uses;
+//! - fers-core on the general legality path (chess built with
+//!   `simple = false`), which hoppers and fairy conditions will use;
+//! - Fairy-Stockfish through its UCI pipe: the engine is started and has
+//!   answered `isready` before the clock starts, which runs from sending
+//!   `go perft N` to reading `Nodes searched`.
+//!
+//! The node counts must agree (and match the published values), otherwise
+//! the run fails: a fast wrong perft is no result.
+
+use clap::{value_parser, Arg, ArgAction, Command};
+use fers_core::variant::{self, Variant};
+use fers_core::{perft, Position};
+use fers_tests::fsf::{self, Engine};
+use std::process::ExitCode;
+use std::time::Instant;
+
+struct Case {
+    name: &'static str,
+    fen: &'static str,
+    depth: u32,
+    /// Published count at `depth`, the check that does not depend on either
+    /// program.
+    expected: u64,
+}
+
+const CASES: [Case; 2] = [
+    Case {
+        name: "startpos",
+        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        depth: 6,
+        expected: 119_060_324,
+    },
+    Case {
+        name: "kiwipete",
+        fen: "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        depth: 5,
+        expected: 193_690_690,
+    },
+];
+
+/// Published counts one ply shallower, for `--quick` (a smoke run).
+const QUICK_EXPECTED: [u64; 2] = [4_865_609, 4_085_603];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Who {
+    Fers,
+    FersGeneral,
+    Fsf,
+}
+
+impl Who {
+    fn label(self) -> &'static str {
+        match self {
+            Who::Fers => "fers",
+            Who::FersGeneral => "fers (general path)",
+            Who::Fsf => "fairy-stockfish",
+        }
+    }
+}
+
+struct Row {
+    case: &'static str,
+    who: Who,
+    nodes: u64,
+    seconds: f64,
+}
+
+fn cli() -> Command {
+    Command::new("fers-bench")
+        .about("fers speed against Fairy-Stockfish, as ratios measured in one run")
+        .subcommand_required(true)
+        .subcommand(
+            Command::new("perft")
+                .about("perft leaves/s: fers (fast and general legality paths) vs Fairy-Stockfish")
+                .arg(
+                    Arg::new("repeat")
+                        .long("repeat")
+                        .value_name("N")
+                        .default_value("1")
+                        .value_parser(value_parser!(u32).range(1..))
+                        .help("Time each measurement N times and keep the best"),
+                )
+                .arg(
+                    Arg::new("quick")
+                        .long("quick")
+                        .action(ArgAction::SetTrue)
+                        .help("One ply shallower on each position (a smoke run, not a benchmark)"),
+                )
+                .arg(Arg::new("fsf").long("fsf").value_name("PATH").help(
+                    "Fairy-Stockfish binary (default: $FERS_FAIRY_STOCKFISH, PATH, \
+                             /usr/games/fairy-stockfish)",
+                )),
+        )
+}
+
+fn general_chess() -> &'static Variant {
+    let mut v = Variant::build(variant::chess_spec()).expect("chess builds");
+    v.simple = false;
+    variant::leak(v)
+}
+
+/// Best (shortest) of `repeat` timings of `f`; every run must give the same
+/// count.
+fn best_of(repeat: u32, mut f: impl FnMut() -> Result<u64, String>) -> Result<(u64, f64), String> {
+    let mut best: Option<(u64, f64)> = None;
+    for _ in 0..repeat {
+        let t = Instant::now();
+        let n = f()?;
+        let s = t.elapsed().as_secs_f64();
+        if let Some((prev, _)) = best {
+            if prev != n {
+                return Err(format!("two runs counted {prev} and {n}"));
+            }
+        }
+        // (A match rather than `is_none_or`, which needs Rust 1.82.)
+        let better = match best {
+            None => true,
+            Some((_, b)) => s < b,
+        };
+        if better {
+            best = Some((n, s));
+        }
+    }
+    Ok(best.expect("repeat >= 1"))
+}
+
+fn perft_bench(repeat: u32, quick: bool, fsf_path: Option<&str>) -> Result<(), String> {
+    let fast = variant::chess();
+    let general = general_chess();
+    let mut engine = match fsf_path
+        .map(std::path::PathBuf::from)
+        .or_else(fsf::find_binary)
+    {
+        Some(p) => Some(Engine::start(&p).map_err(|e| format!("{}: {e}", p.display()))?),
+        None => {
+            eprintln!(
+                "warning: fairy-stockfish not found (apt-get install fairy-stockfish): \
+                 no ratios"
+            );
+            None
+        }
+    };
+    if let Some(e) = &engine {
+        eprintln!("fairy-stockfish: {}", e.path().display());
+    }
+    eprintln!(
+        "best of {repeat} run(s) per measurement{}",
+        if quick { ", quick depths" } else { "" }
+    );
+
+    let mut rows: Vec<Row> = Vec::new();
+    let mut errors = Vec::new();
+    for (i, case) in CASES.iter().enumerate() {
+        let (depth, expected) = if quick {
+            (case.depth - 1, QUICK_EXPECTED[i])
+        } else {
+            (case.depth, case.expected)
+        };
+        for who in [Who::Fers, Who::FersGeneral, Who::Fsf] {
+            let measured = match who {
+                Who::Fers | Who::FersGeneral => {
+                    let v = if who == Who::Fers { fast } else { general };
+                    let pos = Position::from_fen(v, case.fen).map_err(|e| e.to_string())?;
+                    best_of(repeat, || Ok(perft::perft(&pos, depth)))
+                }
+                Who::Fsf => {
+                    let Some(e) = engine.as_mut() else { continue };
+                    // Position set and acknowledged before the clock starts:
+                    // only the perft itself is timed. It stays set for the
+                    // repeats.
+                    e.set_position(case.fen).map_err(|e| e.to_string())?;
+                    e.sync().map_err(|e| e.to_string())?;
+                    best_of(repeat, || {
+                        e.go_perft(depth)
+                            .map(|d| d.total)
+                            .map_err(|e| e.to_string())
+                    })
+                }
+            };
+            let (nodes, seconds) =
+                measured.map_err(|e| format!("{} {}: {e}", case.name, who.label()))?;
+            eprintln!(
+                "  {:<9} {:<20} {nodes:>11} nodes {seconds:>8.3} s",
+                case.name,
+                who.label()
+            );
+            if nodes != expected {
+                errors.push(format!(
+                    "{} depth {depth}: {} counted {nodes}, published {expected}",
+                    case.name,
+                    who.label()
+                ));
+            }
+            rows.push(Row {
+                case: case.name,
+                who,
+                nodes,
+                seconds,
+            });
+        }
+    }
+
+    print_table(&rows);
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("node counts disagree:\n  {}", errors.join("\n  ")))
+    }
+}
+
+fn print_table(rows: &[Row]) {
+    let speed = |n: u64, s: f64| n as f64 / s.max(1e-9);
+    let fsf_speed = |case: &str| {
+        let (n, s) = rows
+            .iter()
+            .filter(|r| r.who == Who::Fsf && (case.is_empty() || r.case == case))
+            .fold((0, 0.0), |(n, s), r| (n + r.nodes, s + r.seconds));
+        (n > 0).then(|| speed(n, s))
+    };
+    println!();
+    println!(
+        "| position | engine | nodes | seconds | leaves/s | ratio vs FSF |\n\
+         |---|---|---:|---:|---:|---:|"
+    );
+    let line = |case: &str, who: Who, n: u64, s: f64, reference: Option<f64>| {
+        let ratio = match (who, reference) {
+            (Who::Fsf, Some(_)) => "1.00".to_string(),
+            (_, Some(r)) => format!("{:.2}", speed(n, s) / r),
+            (_, None) => "n/a".to_string(),
+        };
+        println!(
+            "| {case} | {} | {n} | {s:.3} | {:.2} M | {ratio} |",
+            who.label(),
+            speed(n, s) / 1e6
+        );
+    };
+    for r in rows {
+        line(r.case, r.who, r.nodes, r.seconds, fsf_speed(r.case));
+    }
+    // Overall: total nodes over total time of both positions, so the larger
+    // tree weighs more, as when the two are run back to back.
+    for who in [Who::Fers, Who::FersGeneral, Who::Fsf] {
+        let (n, s) = rows
+            .iter()
+            .filter(|r| r.who == who)
+            .fold((0, 0.0), |(n, s), r| (n + r.nodes, s + r.seconds));
+        if n > 0 {
+            line("overall", who, n, s, fsf_speed(""));
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let matches = cli().get_matches();
+    let result = match matches.subcommand() {
+        Some(("perft", m)) => perft_bench(
+            *m.get_one::<u32>("repeat").expect("has a default"),
+            m.get_flag("quick"),
+            m.get_one::<String>("fsf").map(String::as_str),
+        ),
+        _ => unreachable!("clap requires a subcommand"),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("fers-bench: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
