@@ -147,7 +147,8 @@ fn compare_all(engine: &mut Engine, samples: &[&Sample], depth: u32, failures: &
     }
 }
 
-/// Runs the comparison: every sample at depth 3, every `deep_every`-th at 4.
+/// Runs the comparison: every sample at depth `shallow`, every
+/// `deep_every`-th one ply deeper (0: none).
 fn check(test: &str, samples: &[Sample], shallow: u32, deep_every: usize) {
     let Some(mut engine) = fsf::engine_or_skip(test) else {
         return;
@@ -160,11 +161,14 @@ fn check(test: &str, samples: &[Sample], shallow: u32, deep_every: usize) {
     if deep_every > 0 {
         compare_all(&mut engine, &deep, shallow + 1, &mut failures);
     }
+    let deeper = if deep_every > 0 {
+        format!(", {} at depth {}", deep.len(), shallow + 1)
+    } else {
+        String::new()
+    };
     println!(
-        "{test}: {} positions at depth {shallow}, {} at depth {} in {:.2?} (seed {})",
+        "{test}: {} positions at depth {shallow}{deeper} in {:.2?} (seed {})",
         all.len(),
-        if deep_every > 0 { deep.len() } else { 0 },
-        shallow + 1,
         start.elapsed(),
         seed()
     );
