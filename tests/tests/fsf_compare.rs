@@ -5,7 +5,7 @@
 //! castling rights lost by capture, ...) in numbers no suite has. Positions
 //! come from seeded random playouts (moves chosen by fers-core among its own
 //! legal moves) from the start position and from every suite position, and
-//! from the opening positions of `ref/chess/openings-8moves-2000.epd`. Each is
+//! from the opening positions of `tests/data/openings-8moves-2000.epd`. Each is
 //! compared at depth 3 (a sample at depth 4): same root moves, same counts.
 //! A disagreement is walked down to the position whose move list differs (see
 //! `fers_tests::fsf::compare`), and reported with the playout that led there.
@@ -48,29 +48,18 @@ fn suite_fens() -> Vec<String> {
 }
 
 fn openings() -> Vec<String> {
-    // shared/ sits beside the repository both on developers' machines
-    // (/work/shared) and in CI (a copy beside the clone); the environment
-    // variable allows any other layout.
-    let candidates = [
-        std::env::var("FERS_SHARED").unwrap_or_default() + "/ref/chess/openings-8moves-2000.epd",
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../shared/ref/chess/openings-8moves-2000.epd"
-        )
-        .to_string(),
-        "/work/shared/ref/chess/openings-8moves-2000.epd".to_string(),
-    ];
-    for c in &candidates {
-        if let Ok(text) = std::fs::read_to_string(c) {
-            return text
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty() && !l.starts_with('#'))
-                .map(str::to_string)
-                .collect();
-        }
-    }
-    panic!("openings-8moves-2000.epd not found; tried {candidates:?} (set FERS_SHARED)");
+    // A copy of shared/ref/chess/openings-8moves-2000.epd (see
+    // tests/data/README.md), so that CI needs nothing outside the clone.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/openings-8moves-2000.epd");
+    let fens: Vec<String> = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(fens.len(), 2000, "{path}");
+    fens
 }
 
 /// `playouts` random games of up to `max_plies` from `fen`, keeping
