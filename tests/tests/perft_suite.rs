@@ -4,10 +4,10 @@
 //! Each line is run three ways, because each catches different bugs:
 //! - `perft` on the fast legality path (pins and check masks), the path every
 //!   orthodox game uses;
-//! - `perft` on the general legality path (each pseudo-legal move played on a
-//!   copy and the king tested), forced by building chess with
-//!   `simple = false`: the path that hoppers, lame leapers and fairy
-//!   conditions will rely on, so it must be exactly as right on chess;
+//! - `perft` on the general legality path (each pseudo-legal move tried on a
+//!   copy and the king tested), forced by building chess with `simple` and
+//!   `pin_legality` cleared: the path that hoppers, lame leapers and fairy
+//!   conditions rely on, so it must be exactly as right on chess;
 //! - a walker of our own that counts without bulk counting and checks at
 //!   every node that the incrementally updated Zobrist key equals the one
 //!   computed from scratch (and, near the root, that the FEN round-trips),
@@ -73,12 +73,20 @@ fn load_suite() -> Vec<Line> {
 }
 
 /// Chess compiled as usual but forced onto the general legality path.
+/// Two flags choose the path in fers-core: `pin_legality` (pins and check
+/// masks, versus testing each move on a board copy) and `simple` (castling
+/// judged from the attack plan, versus played out). Both are cleared, so
+/// every legality decision takes the code that fairy pieces rely on.
 fn general_chess() -> &'static Variant {
     static V: OnceLock<&'static Variant> = OnceLock::new();
     V.get_or_init(|| {
         let mut v = Variant::build(variant::chess_spec()).expect("chess builds");
-        assert!(v.simple, "chess should be on the fast path by default");
+        assert!(
+            v.simple && v.pin_legality,
+            "chess should be on the fast path by default"
+        );
         v.simple = false;
+        v.pin_legality = false;
         variant::leak(v)
     })
 }

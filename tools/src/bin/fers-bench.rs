@@ -6,8 +6,8 @@
 //! second, bulk counting at the last ply on both sides) on the start
 //! position (depth 6) and Kiwipete (depth 5):
 //! - fers-core in-process, on the fast legality path that chess uses;
-//! - fers-core on the general legality path (chess built with
-//!   `simple = false`), which hoppers and fairy conditions will use;
+//! - fers-core on the general legality path (chess built with `simple` and
+//!   `pin_legality` cleared), which hoppers and fairy conditions use;
 //! - Fairy-Stockfish through its UCI pipe: the engine is started and has
 //!   answered `isready` before the clock starts, which runs from sending
 //!   `go perft N` to reading `Nodes searched`.
@@ -101,9 +101,13 @@ fn cli() -> Command {
         )
 }
 
+/// Chess forced onto the general legality path: both flags that choose the
+/// fast path in fers-core (`pin_legality`: pins and check masks; `simple`:
+/// castling from the attack plan) are cleared.
 fn general_chess() -> &'static Variant {
     let mut v = Variant::build(variant::chess_spec()).expect("chess builds");
     v.simple = false;
+    v.pin_legality = false;
     variant::leak(v)
 }
 
