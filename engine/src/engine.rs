@@ -1,0 +1,292 @@
+//! The engine's state, independent of any protocol: the selected variant and
+//! the game (start position plus moves) to think about.
+//!
+//! Front-ends (UCI now, USI and XBoard later) parse their commands into calls
+//! on [`Engine`] and format what it returns. Every call that can fail checks
+//! everything first and changes the state only when the whole request is
+//! valid, so a bad command leaves the previous state in place (SPEC 6).
+
+use crate::options::{self, OptionId};
+use fers_core::{perft, variant, FenError, Game, MoveError, Position, Variant};
+use std::fmt;
+
+/// Deepest `perft` accepted. Far beyond anything that finishes (chess
+/// perft 10 is 7e13 nodes); the bound only turns absurd numbers into an
+/// error instead of a run that never ends.
+pub const MAX_PERFT_DEPTH: u32 = 32;
+
+/// Why a request was refused. The text is for `info string error:` lines.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum EngineError {
+    UnknownVariant(String),
+    UnknownOption(String),
+    BadOptionValue(String),
+    BadFen(FenError),
+    /// A move of a move list: its 1-based number and the reason (which
+    /// quotes the move).
+    BadMove {
+        number: usize,
+        error: MoveError,
+    },
+    BadPerftDepth(u32),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::UnknownVariant(v) => write!(f, "unknown variant '{v}'"),
+            EngineError::UnknownOption(o) => write!(f, "unknown option '{o}'"),
+            EngineError::BadOptionValue(why) => f.write_str(why),
+            EngineError::BadFen(e) => write!(f, "{e}"),
+            EngineError::BadMove { number, error } => write!(f, "move {number}: {error}"),
+            EngineError::BadPerftDepth(d) => {
+                write!(f, "perft depth {d} is not in 1..={MAX_PERFT_DEPTH}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// Where a position command starts from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum StartPos<'a> {
+    /// The selected variant's start position.
+    Start,
+    /// A FEN of the selected variant.
+    Fen(&'a str),
+}
+
+/// What a successful `set_option` changed, for the front-end to announce.
+#[derive(Clone, Copy, Debug)]
+pub enum OptionEffect {
+    /// Nothing to announce.
+    None,
+    /// The variant changed (and the game was reset to its start).
+    Variant(&'static Variant),
+}
+
+/// Per-root-move perft counts and their total.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PerftReport {
+    /// `(move, leaf count)` in move generation order.
+    pub divide: Vec<(String, u64)>,
+    pub total: u64,
+}
+
+/// The protocol-independent engine state.
+#[derive(Clone, Debug)]
+pub struct Engine {
+    variant: &'static Variant,
+    game: Game,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// Orthodox chess from its start position.
+    pub fn new() -> Engine {
+        let v = variant::chess();
+        Engine {
+            variant: v,
+            game: Game::new(Position::startpos(v)),
+        }
+    }
+
+    pub fn variant(&self) -> &'static Variant {
+        self.variant
+    }
+
+    /// The game: start position, moves played, keys for repetitions.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The current position (after the moves of the game).
+    pub fn position(&self) -> &Position {
+        self.game.position()
+    }
+
+    /// Starts a new game from the variant's start position.
+    pub fn new_game(&mut self) {
+        self.game = Game::new(Position::startpos(self.variant));
+    }
+
+    /// Selects a built-in variant by name or alias (case-insensitive) and
+    /// resets the game to its start position.
+    pub fn set_variant(&mut self, name: &str) -> Result<&'static Variant, EngineError> {
+        let v = variant::builtin(name).ok_or_else(|| EngineError::UnknownVariant(name.into()))?;
+        self.variant = v;
+        self.new_game();
+        Ok(v)
+    }
+
+    /// Sets the game to `start` followed by `moves` (each in the notation of
+    /// SPEC 4; a multi-leg turn is its legs joined by `,`). All or nothing:
+    /// on any error the previous game is kept.
+    pub fn set_position(&mut self, start: StartPos, moves: &[&str]) -> Result<(), EngineError> {
+        let pos = match start {
+            StartPos::Start => Position::startpos(self.variant),
+            StartPos::Fen(fen) => {
+                Position::from_fen(self.variant, fen).map_err(EngineError::BadFen)?
+            }
+        };
+        let mut game = Game::new(pos);
+        for (i, text) in moves.iter().enumerate() {
+            play_turn(&mut game, text).map_err(|error| EngineError::BadMove {
+                number: i + 1,
+                error,
+            })?;
+        }
+        self.game = game;
+        Ok(())
+    }
+
+    /// Sets an option by name (case-insensitive); `value` is `None` when the
+    /// command had no value. Unknown names and bad values change nothing.
+    pub fn set_option(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<OptionEffect, EngineError> {
+        let def = options::find(name).ok_or_else(|| EngineError::UnknownOption(name.into()))?;
+        match def.id {
+            OptionId::UciVariant => {
+                // Resolved by the variant table rather than the combo list,
+                // so that aliases (`ultima` for `baroque`) are accepted too.
+                let Some(v) = value else {
+                    return Err(EngineError::BadOptionValue(format!(
+                        "option {} needs a value",
+                        def.name
+                    )));
+                };
+                Ok(OptionEffect::Variant(self.set_variant(v)?))
+            }
+        }
+    }
+
+    /// Perft from the current position, split by root move.
+    pub fn perft(&self, depth: u32) -> Result<PerftReport, EngineError> {
+        if !(1..=MAX_PERFT_DEPTH).contains(&depth) {
+            return Err(EngineError::BadPerftDepth(depth));
+        }
+        let divide = perft::divide(self.position(), depth);
+        let total = divide.iter().map(|(_, n)| n).sum();
+        Ok(PerftReport { divide, total })
+    }
+}
+
+/// Plays one turn given as text. A turn of several legs (`d3e3w,e3f4a`) is
+/// played leg by leg; every leg but the last must leave the same side to
+/// move, so that `e2e4,e7e5` is not taken for two chess moves.
+fn play_turn(game: &mut Game, text: &str) -> Result<(), MoveError> {
+    let legs: Vec<&str> = text.split(',').collect();
+    let mover = game.position().side_to_move();
+    for (i, leg) in legs.iter().enumerate() {
+        if leg.is_empty() {
+            return Err(MoveError::Syntax(text.to_string()));
+        }
+        if i > 0 && game.position().side_to_move() != mover {
+            // The turn ended after the previous leg: no leg may follow.
+            return Err(MoveError::Illegal(text.to_string()));
+        }
+        game.play_str(leg)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    #[test]
+    fn starts_with_chess() {
+        let e = Engine::new();
+        assert_eq!(e.variant().name, "chess");
+        assert_eq!(e.position().to_fen(), START);
+    }
+
+    #[test]
+    fn position_with_moves() {
+        let mut e = Engine::new();
+        e.set_position(StartPos::Start, &["e2e4", "c7c5", "g1f3"])
+            .expect("legal moves");
+        assert_eq!(
+            e.position().to_fen(),
+            "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+        );
+        assert_eq!(e.game().moves().len(), 3);
+    }
+
+    #[test]
+    fn bad_position_changes_nothing() {
+        let mut e = Engine::new();
+        e.set_position(StartPos::Start, &["d2d4"]).expect("legal");
+        let before = e.position().to_fen();
+        let err = e
+            .set_position(StartPos::Start, &["e2e4", "e2e4"])
+            .expect_err("second e2e4 is illegal");
+        assert!(
+            matches!(err, EngineError::BadMove { number: 2, .. }),
+            "{err}"
+        );
+        assert!(e
+            .set_position(StartPos::Fen("8/8/8 w - - 0 1"), &[])
+            .is_err());
+        assert!(e.set_position(StartPos::Start, &["e2e9"]).is_err());
+        assert_eq!(e.position().to_fen(), before);
+    }
+
+    #[test]
+    fn legs_cannot_span_two_turns() {
+        let mut e = Engine::new();
+        let err = e
+            .set_position(StartPos::Start, &["e2e4,e7e5"])
+            .expect_err("two chess moves are not one turn");
+        assert!(err.to_string().contains("illegal"), "{err}");
+        assert!(e.set_position(StartPos::Start, &["e2e4,"]).is_err());
+        assert!(e.set_position(StartPos::Start, &[","]).is_err());
+        assert_eq!(e.position().to_fen(), START);
+    }
+
+    #[test]
+    fn variant_option() {
+        let mut e = Engine::new();
+        e.set_position(StartPos::Start, &["e2e4"]).expect("legal");
+        match e.set_option("uci_variant", Some("CHESS")) {
+            Ok(OptionEffect::Variant(v)) => assert_eq!(v.name, "chess"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(e.position().to_fen(), START, "a variant change resets");
+        e.set_position(StartPos::Start, &["e2e4"]).expect("legal");
+        let before = e.position().to_fen();
+        assert_eq!(
+            e.set_option("UCI_Variant", Some("nosuchgame")).unwrap_err(),
+            EngineError::UnknownVariant("nosuchgame".into())
+        );
+        assert!(e.set_option("UCI_Variant", None).is_err());
+        assert_eq!(
+            e.set_option("Nonsense", Some("1")).unwrap_err(),
+            EngineError::UnknownOption("Nonsense".into())
+        );
+        assert_eq!(e.position().to_fen(), before);
+    }
+
+    #[test]
+    fn perft_divides() {
+        let e = Engine::new();
+        let r = e.perft(3).expect("depth 3");
+        assert_eq!(r.total, 8902);
+        assert_eq!(r.divide.len(), 20);
+        assert!(r.divide.contains(&("e2e4".to_string(), 600)));
+        assert_eq!(e.perft(1).expect("depth 1").total, 20);
+        assert!(e.perft(0).is_err());
+        assert!(e.perft(MAX_PERFT_DEPTH + 1).is_err());
+    }
+}

@@ -1,0 +1,200 @@
+//! Engine options as data: their names, types, defaults and value checking.
+//!
+//! The table is protocol-independent: UCI prints it as `option name ...`
+//! lines, USI as the same with `usi` wording, XBoard as `feature option=...`.
+//! Adding an option means adding an [`OptionId`], a row in [`definitions`]
+//! and its effect in `Engine::set_option`.
+
+use fers_core::variant;
+
+/// Which option a definition is, so that the engine dispatches on an enum
+/// rather than on strings.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum OptionId {
+    /// The game being played (SPEC section 2).
+    UciVariant,
+}
+
+/// The type of an option and its limits, as UCI names them.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum OptionKind {
+    Check {
+        default: bool,
+    },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    /// `vars` lists the values a GUI offers; [`OptionDef::parse_value`]
+    /// accepts them in any letter case.
+    Combo {
+        default: String,
+        vars: Vec<String>,
+    },
+    String {
+        default: String,
+    },
+    Button,
+}
+
+/// One option: its name as GUIs show it, and its type.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct OptionDef {
+    pub id: OptionId,
+    pub name: &'static str,
+    pub kind: OptionKind,
+}
+
+/// A checked option value.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum OptionValue {
+    Check(bool),
+    Spin(i64),
+    /// The combo entry as it is spelt in the list (canonical case).
+    Combo(String),
+    String(String),
+    Button,
+}
+
+/// Every option the engine offers, in the order GUIs list them.
+pub fn definitions() -> Vec<OptionDef> {
+    vec![OptionDef {
+        id: OptionId::UciVariant,
+        name: "UCI_Variant",
+        kind: OptionKind::Combo {
+            default: variant::chess().name.clone(),
+            vars: variant::builtin_names()
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+        },
+    }]
+}
+
+/// The option of that name. UCI says option names are not case sensitive.
+pub fn find(name: &str) -> Option<OptionDef> {
+    definitions()
+        .into_iter()
+        .find(|d| d.name.eq_ignore_ascii_case(name))
+}
+
+impl OptionDef {
+    /// Checks a value given by a GUI (`None` when `value` was absent) against
+    /// the option's type. Errors say why in words, for `info string error:`.
+    pub fn parse_value(&self, value: Option<&str>) -> Result<OptionValue, String> {
+        let name = self.name;
+        let required = || value.ok_or_else(|| format!("option {name} needs a value"));
+        match &self.kind {
+            OptionKind::Button => Ok(OptionValue::Button),
+            // "<empty>" is how UCI GUIs send an empty string.
+            OptionKind::String { .. } => Ok(OptionValue::String(match value {
+                None | Some("<empty>") => String::new(),
+                Some(v) => v.to_string(),
+            })),
+            OptionKind::Check { .. } => {
+                let v = required()?;
+                match v.to_ascii_lowercase().as_str() {
+                    "true" => Ok(OptionValue::Check(true)),
+                    "false" => Ok(OptionValue::Check(false)),
+                    _ => Err(format!("option {name} is true or false, not '{v}'")),
+                }
+            }
+            OptionKind::Spin { min, max, .. } => {
+                let v = required()?;
+                match v.parse::<i64>() {
+                    Ok(n) if (*min..=*max).contains(&n) => Ok(OptionValue::Spin(n)),
+                    _ => Err(format!(
+                        "option {name} takes a whole number from {min} to {max}, not '{v}'"
+                    )),
+                }
+            }
+            OptionKind::Combo { vars, .. } => {
+                let v = required()?;
+                vars.iter()
+                    .find(|x| x.eq_ignore_ascii_case(v))
+                    .map(|x| OptionValue::Combo(x.clone()))
+                    .ok_or_else(|| {
+                        format!(
+                            "option {name} has no value '{v}' (one of: {})",
+                            vars.join(" ")
+                        )
+                    })
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn def(kind: OptionKind) -> OptionDef {
+        OptionDef {
+            id: OptionId::UciVariant,
+            name: "X",
+            kind,
+        }
+    }
+
+    #[test]
+    fn uci_variant_lists_every_builtin() {
+        let d = find("uci_variant").expect("case-insensitive lookup");
+        assert_eq!(d.id, OptionId::UciVariant);
+        match d.kind {
+            OptionKind::Combo { default, vars } => {
+                assert_eq!(default, "chess");
+                assert_eq!(vars.len(), variant::builtin_names().len());
+            }
+            other => panic!("UCI_Variant is a combo, got {other:?}"),
+        }
+        assert!(find("Hash").is_none(), "Hash is not offered yet");
+    }
+
+    #[test]
+    fn values_are_checked_by_type() {
+        let combo = def(OptionKind::Combo {
+            default: "a".into(),
+            vars: vec!["Alpha".into(), "beta".into()],
+        });
+        assert_eq!(
+            combo.parse_value(Some("ALPHA")),
+            Ok(OptionValue::Combo("Alpha".into()))
+        );
+        assert!(combo.parse_value(Some("gamma")).is_err());
+        assert!(combo.parse_value(None).is_err());
+
+        let spin = def(OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 64,
+        });
+        assert_eq!(spin.parse_value(Some("64")), Ok(OptionValue::Spin(64)));
+        for bad in ["0", "65", "-1", "1.5", "99999999999999999999999", ""] {
+            assert!(spin.parse_value(Some(bad)).is_err(), "{bad}");
+        }
+
+        let check = def(OptionKind::Check { default: false });
+        assert_eq!(
+            check.parse_value(Some("True")),
+            Ok(OptionValue::Check(true))
+        );
+        assert!(check.parse_value(Some("yes")).is_err());
+
+        let string = def(OptionKind::String {
+            default: String::new(),
+        });
+        assert_eq!(
+            string.parse_value(Some("<empty>")),
+            Ok(OptionValue::String(String::new()))
+        );
+        assert_eq!(
+            string.parse_value(Some("a b")),
+            Ok(OptionValue::String("a b".into()))
+        );
+        assert_eq!(
+            def(OptionKind::Button).parse_value(None),
+            Ok(OptionValue::Button)
+        );
+    }
+}

@@ -1,0 +1,778 @@
+//! The UCI front-end: reads commands line by line, turns them into calls on
+//! the protocol-independent [`Engine`], and formats the answers.
+//!
+//! Parsing is split by who can do it safely:
+//! - `vampirc-uci` parses the commands whose grammar fits it: `uci`,
+//!   `debug`, `isready`, `setoption`, `register`, `ucinewgame`, `stop`,
+//!   `ponderhit`, `quit`. It also formats our `id`, `option`, `uciok`,
+//!   `readyok` and `info string` lines.
+//! - Our own parser handles `position` and `go`, and the extensions `d` and
+//!   `go perft`. vampirc-uci 0.11 knows only 8x8 squares (`a10b10` or a
+//!   10-rank FEN are "unknown messages"), and on `go` it gets in the way:
+//!   `go depth 300` (and `mate`/`movestogo` above 255) panics inside it, it
+//!   silently truncates `depth 1234` to 123 and `nodes` to 12 digits, and its
+//!   time-control enum drops `ponder` or `movetime` when `wtime`/`btime`
+//!   follow, while GUIs send `go ponder wtime ...` every pondering move.
+//!
+//! vampirc's parser also accepts a prefix of the line (`isreadyfoo` reads as
+//! `isready`) and is case-insensitive; we only hand it lines whose first
+//! token is exactly one of its commands, with whitespace normalised, so the
+//! command words behave the same whichever parser reads the rest.
+
+use crate::engine::{Engine, OptionEffect, StartPos};
+use crate::options::{self, OptionKind};
+use fers_core::{Move, Position};
+use std::fmt::Display;
+use std::io::{self, BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
+use vampirc_uci::{Serializable, UciInfoAttribute, UciMessage, UciOptionConfig};
+
+/// Name sent in `id name`.
+pub const ENGINE_NAME: &str = "fers";
+/// Author sent in `id author`.
+pub const ENGINE_AUTHOR: &str = "the fers developers";
+
+/// Longest `info string error:` text; longer ones are cut, so that a huge
+/// bad line does not come back whole.
+const MAX_ERROR_CHARS: usize = 300;
+
+/// The parameters of a `go` command, parsed and checked.
+///
+/// Times are in milliseconds. `wtime`/`btime` may be negative: GUIs send
+/// that when a clock has run out, and the search should then move at once.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoParams {
+    pub wtime: Option<i64>,
+    pub btime: Option<i64>,
+    pub winc: Option<i64>,
+    pub binc: Option<i64>,
+    pub movestogo: Option<u32>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<u64>,
+    /// Search for a mate in this many moves.
+    pub mate: Option<u32>,
+    pub infinite: bool,
+    pub ponder: bool,
+    /// Root moves to restrict the search to (legal in the current position;
+    /// empty means all).
+    pub searchmoves: Vec<Move>,
+}
+
+/// A command line, parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Uci,
+    Debug(bool),
+    IsReady,
+    UciNewGame,
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
+    /// `register ...`: accepted, fers needs no registration.
+    Register,
+    /// `position startpos|fen <FEN> [moves ...]`; `fen` is `None` for startpos.
+    Position {
+        fen: Option<String>,
+        moves: Vec<String>,
+    },
+    Go(GoParams),
+    /// `go perft <depth>`.
+    Perft(u32),
+    Stop,
+    PonderHit,
+    Quit,
+    /// `d`: print the board, FEN and key.
+    Display,
+    /// A blank line.
+    Empty,
+}
+
+/// What the reading loop does after a command.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+/// Commands whose grammar vampirc-uci parses for us.
+const VAMPIRC_COMMANDS: &[&str] = &[
+    "uci",
+    "debug",
+    "isready",
+    "setoption",
+    "register",
+    "ucinewgame",
+    "stop",
+    "ponderhit",
+    "quit",
+];
+
+/// Parses one line. `pos` is the current position, needed to read the moves
+/// of `go searchmoves` (a square like `a10` only exists on some boards).
+/// Errors are the text of an `info string error:` line.
+pub fn parse_command(line: &str, pos: &Position) -> Result<Command, String> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let Some((&first, args)) = tokens.split_first() else {
+        return Ok(Command::Empty);
+    };
+    match first {
+        "position" => parse_position(args),
+        "go" => parse_go(args, pos),
+        "d" => Ok(Command::Display),
+        _ if VAMPIRC_COMMANDS.contains(&first) => parse_with_vampirc(first, &tokens.join(" ")),
+        _ => Err(format!("unknown command '{first}'")),
+    }
+}
+
+/// Runs vampirc-uci on a normalised line whose first token is one of
+/// [`VAMPIRC_COMMANDS`]. vampirc 0.11 has `unwrap`s in its parser (none
+/// reachable for these commands, as far as its source shows); a panic
+/// would still be its bug, not bad input, so it is contained here and
+/// reported as an error instead of taking the engine down.
+fn parse_with_vampirc(first: &str, line: &str) -> Result<Command, String> {
+    let msg = panic::catch_unwind(|| vampirc_uci::parse_one(line))
+        .map_err(|_| format!("internal error parsing '{first}'"))?;
+    Ok(match msg {
+        UciMessage::Uci => Command::Uci,
+        UciMessage::Debug(on) => Command::Debug(on),
+        UciMessage::IsReady => Command::IsReady,
+        UciMessage::SetOption { name, value } => Command::SetOption {
+            name,
+            value: value
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty()),
+        },
+        UciMessage::Register { .. } => Command::Register,
+        UciMessage::UciNewGame => Command::UciNewGame,
+        UciMessage::Stop => Command::Stop,
+        UciMessage::PonderHit => Command::PonderHit,
+        UciMessage::Quit => Command::Quit,
+        _ => {
+            return Err(match first {
+                "setoption" => {
+                    "malformed setoption: expected setoption name <id> [value <x>]".into()
+                }
+                "debug" => "malformed debug: expected debug on|off".into(),
+                "register" => {
+                    "malformed register: expected register later|name <x> code <y>".into()
+                }
+                _ => format!("malformed '{first}' command"),
+            })
+        }
+    })
+}
+
+/// `position startpos|fen <FEN> [moves m1 m2 ...]`. Our own parser: FENs of
+/// other board sizes and moves such as `a10b10` are outside vampirc's grammar.
+fn parse_position(args: &[&str]) -> Result<Command, String> {
+    let (fen, rest) = match args.split_first() {
+        Some((&"startpos", rest)) => (None, rest),
+        Some((&"fen", rest)) => {
+            let end = rest
+                .iter()
+                .position(|t| *t == "moves")
+                .unwrap_or(rest.len());
+            if end == 0 {
+                return Err("position fen: the FEN is missing".into());
+            }
+            (Some(rest[..end].join(" ")), &rest[end..])
+        }
+        Some((other, _)) => {
+            return Err(format!("position: expected startpos or fen, not '{other}'"))
+        }
+        None => return Err("position: expected startpos or fen".into()),
+    };
+    let moves = match rest.split_first() {
+        None => Vec::new(),
+        Some((&"moves", list)) => list.iter().map(|m| m.to_string()).collect(),
+        Some((other, _)) => return Err(format!("position: expected moves, not '{other}'")),
+    };
+    Ok(Command::Position { fen, moves })
+}
+
+/// Words that start a `go` parameter (and end a `searchmoves` list).
+const GO_KEYWORDS: &[&str] = &[
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+    "perft",
+];
+
+/// `go [params]` or `go perft <depth>`. See the module comment for why this
+/// is not vampirc's parser.
+fn parse_go(args: &[&str], pos: &Position) -> Result<Command, String> {
+    if args.first() == Some(&"perft") {
+        return match args {
+            [_, depth] => Ok(Command::Perft(number("perft", Some(depth))?)),
+            [_] => Err("go perft: the depth is missing".into()),
+            _ => Err("go perft takes only a depth: go perft <depth>".into()),
+        };
+    }
+    let mut p = GoParams::default();
+    let mut i = 0;
+    while i < args.len() {
+        let key = args[i];
+        i += 1;
+        let mut value = || {
+            let v = args.get(i).copied();
+            i += 1;
+            v
+        };
+        match key {
+            "wtime" => p.wtime = Some(number(key, value())?),
+            "btime" => p.btime = Some(number(key, value())?),
+            "winc" => p.winc = Some(number(key, value())?),
+            "binc" => p.binc = Some(number(key, value())?),
+            "movestogo" => p.movestogo = Some(number(key, value())?),
+            "depth" => p.depth = Some(number(key, value())?),
+            "nodes" => p.nodes = Some(number(key, value())?),
+            "mate" => p.mate = Some(number(key, value())?),
+            "movetime" => p.movetime = Some(number(key, value())?),
+            "infinite" => p.infinite = true,
+            "ponder" => p.ponder = true,
+            "searchmoves" => {
+                let start = i;
+                while i < args.len() && !GO_KEYWORDS.contains(&args[i]) {
+                    let m = pos
+                        .parse_move(args[i])
+                        .map_err(|e| format!("go searchmoves: {e}"))?;
+                    p.searchmoves.push(m);
+                    i += 1;
+                }
+                if i == start {
+                    return Err("go searchmoves: no moves given".into());
+                }
+            }
+            "perft" => return Err("go perft takes only a depth: go perft <depth>".into()),
+            other => return Err(format!("go: unknown parameter '{other}'")),
+        }
+    }
+    Ok(Command::Go(p))
+}
+
+/// The number after a keyword, with the reason in words when it is missing,
+/// not a number, or out of the type's range.
+fn number<T: std::str::FromStr>(key: &str, token: Option<&str>) -> Result<T, String> {
+    let t = token.ok_or_else(|| format!("{key}: the number is missing"))?;
+    t.parse()
+        .map_err(|_| format!("{key}: '{t}' is not a number in range"))
+}
+
+/// The UCI front-end: the engine state plus where answers go.
+pub struct Uci<W: Write> {
+    engine: Engine,
+    out: W,
+    /// Set by `debug on`; nothing prints extra information yet.
+    debug: bool,
+}
+
+impl<W: Write> Uci<W> {
+    pub fn new(out: W) -> Self {
+        Uci {
+            engine: Engine::new(),
+            out,
+            debug: false,
+        }
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    pub fn debug(&self) -> bool {
+        self.debug
+    }
+
+    /// The output written so far (for in-process tests over a `Vec<u8>`).
+    pub fn output(&self) -> &W {
+        &self.out
+    }
+
+    pub fn output_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
+
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+
+    /// Handles one input line. Bad input is answered with `info string
+    /// error: ...` and leaves the state as it was; the only `Err` is an
+    /// output failure (the GUI has gone away).
+    pub fn handle_line(&mut self, line: &str) -> io::Result<Flow> {
+        let cmd = match parse_command(line, self.engine.position()) {
+            Ok(cmd) => cmd,
+            Err(why) => {
+                self.error(why)?;
+                return Ok(Flow::Continue);
+            }
+        };
+        self.execute(cmd)
+    }
+
+    /// Carries out a parsed command.
+    pub fn execute(&mut self, cmd: Command) -> io::Result<Flow> {
+        match cmd {
+            Command::Uci => self.uci()?,
+            Command::Debug(on) => self.debug = on,
+            Command::IsReady => self.send(UciMessage::ReadyOk)?,
+            Command::UciNewGame => self.engine.new_game(),
+            Command::SetOption { name, value } => {
+                match self.engine.set_option(&name, value.as_deref()) {
+                    Ok(OptionEffect::None) => {}
+                    Ok(OptionEffect::Variant(v)) => {
+                        let g = v.geometry;
+                        self.info(format!(
+                            "variant {} files {} ranks {} startpos {}",
+                            v.name, g.files, g.ranks, v.start_fen
+                        ))?;
+                    }
+                    Err(e) => self.error(e)?,
+                }
+            }
+            Command::Register => {}
+            Command::Position { fen, moves } => {
+                let start = match &fen {
+                    Some(f) => StartPos::Fen(f),
+                    None => StartPos::Start,
+                };
+                let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+                if let Err(e) = self.engine.set_position(start, &moves) {
+                    self.error(e)?;
+                }
+            }
+            Command::Go(params) => self.go(params)?,
+            Command::Perft(depth) => self.perft(depth)?,
+            // Nothing runs in the background yet, so there is nothing to stop
+            // or to switch from pondering to thinking.
+            Command::Stop | Command::PonderHit => {}
+            Command::Quit => return Ok(Flow::Quit),
+            Command::Display => self.display()?,
+            Command::Empty => {}
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// THE SEAM FOR THE SEARCH: `go` with checked parameters arrives here.
+    /// Until the search exists, answer so that a GUI is not left waiting.
+    pub fn go(&mut self, params: GoParams) -> io::Result<()> {
+        let _ = params;
+        self.error("search is not available yet")?;
+        writeln!(self.out, "bestmove (none)")
+    }
+
+    fn uci(&mut self) -> io::Result<()> {
+        self.send(UciMessage::Id {
+            name: Some(format!("{ENGINE_NAME} {}", env!("CARGO_PKG_VERSION"))),
+            author: None,
+        })?;
+        self.send(UciMessage::Id {
+            name: None,
+            author: Some(ENGINE_AUTHOR.into()),
+        })?;
+        for def in options::definitions() {
+            let name = def.name.to_string();
+            let config = match def.kind {
+                OptionKind::Check { default } => UciOptionConfig::Check {
+                    name,
+                    default: Some(default),
+                },
+                OptionKind::Spin { default, min, max } => UciOptionConfig::Spin {
+                    name,
+                    default: Some(default),
+                    min: Some(min),
+                    max: Some(max),
+                },
+                OptionKind::Combo { default, vars } => UciOptionConfig::Combo {
+                    name,
+                    default: Some(default),
+                    var: vars,
+                },
+                OptionKind::String { default } => UciOptionConfig::String {
+                    name,
+                    default: Some(if default.is_empty() {
+                        "<empty>".into()
+                    } else {
+                        default
+                    }),
+                },
+                OptionKind::Button => UciOptionConfig::Button { name },
+            };
+            self.send(UciMessage::Option(config))?;
+        }
+        self.send(UciMessage::UciOk)
+    }
+
+    /// `go perft N`, printed as Stockfish does.
+    fn perft(&mut self, depth: u32) -> io::Result<()> {
+        match self.engine.perft(depth) {
+            Ok(report) => {
+                for (m, n) in &report.divide {
+                    writeln!(self.out, "{m}: {n}")?;
+                }
+                writeln!(self.out)?;
+                writeln!(self.out, "Nodes searched: {}", report.total)
+            }
+            Err(e) => self.error(e),
+        }
+    }
+
+    /// `d`: the board, then `Fen:` and `Key:` lines.
+    fn display(&mut self) -> io::Result<()> {
+        let pos = self.engine.position();
+        let text = format!(
+            "{}\nFen: {}\nKey: {:016X}\n",
+            pos.board_string(),
+            pos.to_fen(),
+            pos.key()
+        );
+        self.out.write_all(text.as_bytes())
+    }
+
+    fn send(&mut self, msg: UciMessage) -> io::Result<()> {
+        writeln!(self.out, "{}", msg.serialize())
+    }
+
+    fn info(&mut self, text: String) -> io::Result<()> {
+        self.send(UciMessage::Info(vec![UciInfoAttribute::String(text)]))
+    }
+
+    /// `info string error: <why>`, on one printable line of bounded length.
+    fn error(&mut self, why: impl Display) -> io::Result<()> {
+        let text = format!("error: {why}");
+        let mut clean: String = text
+            .chars()
+            .take(MAX_ERROR_CHARS)
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect();
+        if text.chars().nth(MAX_ERROR_CHARS).is_some() {
+            clean.push_str("...");
+        }
+        self.info(clean)
+    }
+}
+
+/// Runs the UCI loop until `quit` or the end of the input. Output is flushed
+/// after every command. Input that is not UTF-8 is read lossily (bad bytes
+/// become U+FFFD) rather than ending the loop.
+pub fn run<R: BufRead, W: Write>(mut input: R, out: W) -> io::Result<()> {
+    let mut uci = Uci::new(out);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(_) => {}
+            // A broken input stream is the GUI going away: end as on EOF.
+            Err(_) => return Ok(()),
+        }
+        let line = String::from_utf8_lossy(&buf);
+        // A last line of defence: no input should reach a panic (the fuzz
+        // tests check that without this net), but a bug in the engine must
+        // cost one command, not the game. The engine changes its state only
+        // after a request has been fully checked, so it is still valid here.
+        let flow = panic::catch_unwind(AssertUnwindSafe(|| uci.handle_line(&line)));
+        let flow = match flow {
+            Ok(flow) => flow,
+            Err(_) => uci
+                .error("internal error (a bug): command ignored")
+                .map(|_| Flow::Continue),
+        };
+        // An output error means the GUI has gone away: stop quietly.
+        match flow.and_then(|f| uci.flush().map(|_| f)) {
+            Ok(Flow::Continue) => {}
+            Ok(Flow::Quit) | Err(_) => return Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fers_core::variant;
+
+    fn start() -> Position {
+        Position::startpos(variant::chess())
+    }
+
+    fn parse(line: &str) -> Result<Command, String> {
+        parse_command(line, &start())
+    }
+
+    /// Runs lines through a fresh front-end and returns its output.
+    fn session(lines: &[&str]) -> String {
+        let mut uci = Uci::new(Vec::new());
+        for l in lines {
+            uci.handle_line(l).expect("writing to a Vec cannot fail");
+        }
+        String::from_utf8(uci.output().clone()).expect("output is UTF-8")
+    }
+
+    #[test]
+    fn simple_commands() {
+        assert_eq!(parse("uci"), Ok(Command::Uci));
+        assert_eq!(parse("  isready \t"), Ok(Command::IsReady));
+        assert_eq!(parse("ucinewgame"), Ok(Command::UciNewGame));
+        assert_eq!(parse("stop"), Ok(Command::Stop));
+        assert_eq!(parse("ponderhit"), Ok(Command::PonderHit));
+        assert_eq!(parse("quit"), Ok(Command::Quit));
+        assert_eq!(parse("debug on"), Ok(Command::Debug(true)));
+        assert_eq!(parse("register later"), Ok(Command::Register));
+        assert_eq!(parse("d"), Ok(Command::Display));
+        assert_eq!(parse(""), Ok(Command::Empty));
+        assert_eq!(parse(" \t "), Ok(Command::Empty));
+    }
+
+    #[test]
+    fn command_words_are_exact() {
+        // vampirc alone would read these as isready / ucinewgame / isready.
+        for line in [
+            "isreadyfoo",
+            "ucinewgamex",
+            "ISREADY",
+            "Uci",
+            "dd",
+            "perft 3",
+        ] {
+            let err = parse(line).expect_err(line);
+            assert!(err.starts_with("unknown command"), "{line}: {err}");
+        }
+        assert!(parse("debug").is_err());
+        assert!(parse("debug maybe").is_err());
+    }
+
+    #[test]
+    fn setoption_names_and_values() {
+        assert_eq!(
+            parse("setoption name UCI_Variant value chess"),
+            Ok(Command::SetOption {
+                name: "UCI_Variant".into(),
+                value: Some("chess".into())
+            })
+        );
+        // Whitespace is normalised; names may have several words.
+        assert_eq!(
+            parse("setoption  name  Move\tOverhead   value  30 "),
+            Ok(Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some("30".into())
+            })
+        );
+        assert_eq!(
+            parse("setoption name Clear Hash"),
+            Ok(Command::SetOption {
+                name: "Clear Hash".into(),
+                value: None
+            })
+        );
+        assert_eq!(
+            parse("setoption name X value"),
+            Ok(Command::SetOption {
+                name: "X".into(),
+                value: None
+            })
+        );
+        for bad in [
+            "setoption",
+            "setoption name",
+            "setoption value x",
+            "setoption name value x",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn position_forms() {
+        assert_eq!(
+            parse("position startpos"),
+            Ok(Command::Position {
+                fen: None,
+                moves: vec![]
+            })
+        );
+        assert_eq!(
+            parse("position startpos moves e2e4 a10b10"),
+            Ok(Command::Position {
+                fen: None,
+                moves: vec!["e2e4".into(), "a10b10".into()]
+            })
+        );
+        assert_eq!(
+            parse("position fen 4k3/8/8/8/8/8/8/4K3  w - - 0 1 moves"),
+            Ok(Command::Position {
+                fen: Some("4k3/8/8/8/8/8/8/4K3 w - - 0 1".into()),
+                moves: vec![]
+            })
+        );
+        for bad in [
+            "position",
+            "position fen",
+            "position fen moves e2e4",
+            "position startpos e2e4",
+            "position somewhere",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn go_parameters() {
+        let pos = start();
+        let e2e4 = pos.parse_move("e2e4").expect("legal");
+        let d2d4 = pos.parse_move("d2d4").expect("legal");
+        assert_eq!(parse("go"), Ok(Command::Go(GoParams::default())));
+        assert_eq!(
+            parse(
+                "go ponder wtime 300000 btime -20 winc 2000 binc 0 movestogo 40 \
+                 depth 300 nodes 123456789012345 mate 3 movetime 1000 infinite \
+                 searchmoves e2e4 d2d4"
+            ),
+            Ok(Command::Go(GoParams {
+                wtime: Some(300000),
+                btime: Some(-20),
+                winc: Some(2000),
+                binc: Some(0),
+                movestogo: Some(40),
+                depth: Some(300),
+                nodes: Some(123456789012345),
+                movetime: Some(1000),
+                mate: Some(3),
+                infinite: true,
+                ponder: true,
+                searchmoves: vec![e2e4, d2d4],
+            }))
+        );
+        // searchmoves stops at the next keyword.
+        assert_eq!(
+            parse("go searchmoves e2e4 depth 2"),
+            Ok(Command::Go(GoParams {
+                depth: Some(2),
+                searchmoves: vec![e2e4],
+                ..GoParams::default()
+            }))
+        );
+    }
+
+    #[test]
+    fn go_rejects_bad_numbers_and_words() {
+        for bad in [
+            "go depth",
+            "go depth x",
+            "go depth -1",
+            "go depth 99999999999",
+            "go nodes 1e6",
+            "go movetime -5",
+            "go wtime 99999999999999999999",
+            "go movestogo",
+            "go fast",
+            "go searchmoves",
+            "go searchmoves e2e5",
+            "go searchmoves depth 3",
+            "go depth 3 perft 2",
+            "go perft",
+            "go perft x",
+            "go perft 3 4",
+            "go perft -1",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(parse("go perft 4"), Ok(Command::Perft(4)));
+    }
+
+    #[test]
+    fn uci_lists_options() {
+        let out = session(&["uci"]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines[0].starts_with("id name fers"), "{out}");
+        assert!(lines[1].starts_with("id author "), "{out}");
+        assert!(lines.contains(&"option name UCI_Variant type combo default chess var chess"));
+        assert_eq!(lines.last(), Some(&"uciok"));
+    }
+
+    #[test]
+    fn perft_output_matches_stockfish_format() {
+        let out = session(&["go perft 2"]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 22, "{out}");
+        assert!(lines.contains(&"e2e4: 20"));
+        assert_eq!(lines[20], "");
+        assert_eq!(lines[21], "Nodes searched: 400");
+    }
+
+    #[test]
+    fn display_prints_fen_and_key() {
+        let out = session(&["position startpos moves e2e4", "d"]);
+        let pos = {
+            let mut p = start();
+            p.play(p.parse_move("e2e4").expect("legal"));
+            p
+        };
+        assert!(out.contains(&format!("Fen: {}\n", pos.to_fen())), "{out}");
+        assert!(out.contains(&format!("Key: {:016X}\n", pos.key())), "{out}");
+        assert!(out.starts_with(&pos.board_string()), "{out}");
+    }
+
+    #[test]
+    fn errors_are_one_printable_bounded_line() {
+        let long = format!("x{}", "y".repeat(10_000));
+        let out = session(&[&long, "bad\u{1b}[31mcolour"]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "{out}");
+        for l in lines {
+            assert!(l.starts_with("info string error: "), "{l}");
+            assert!(l.chars().count() < MAX_ERROR_CHARS + 40, "{l}");
+            assert!(!l.chars().any(char::is_control), "{l}");
+        }
+    }
+
+    #[test]
+    fn variant_option_announces_the_board() {
+        let out = session(&["setoption name UCI_Variant value Chess"]);
+        assert_eq!(
+            out,
+            "info string variant chess files 8 ranks 8 startpos \
+             rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
+        );
+        let out = session(&["setoption name UCI_Variant value xiangqi"]);
+        assert_eq!(out, "info string error: unknown variant 'xiangqi'\n");
+        let out = session(&["setoption name Hash value 16"]);
+        assert_eq!(out, "info string error: unknown option 'Hash'\n");
+    }
+
+    #[test]
+    fn go_is_answered_until_the_search_exists() {
+        let out = session(&["go wtime 1000 btime 1000"]);
+        assert_eq!(
+            out,
+            "info string error: search is not available yet\nbestmove (none)\n"
+        );
+    }
+
+    #[test]
+    fn run_stops_at_quit_or_end_of_input() {
+        let mut out = Vec::new();
+        run(&b"isready\nquit\nisready\n"[..], &mut out).expect("runs");
+        assert_eq!(out, b"readyok\n");
+        let mut out = Vec::new();
+        // Not UTF-8, no final newline: still read, still answered.
+        run(&b"\xff\xfe\nisready"[..], &mut out).expect("runs");
+        let text = String::from_utf8(out).expect("UTF-8 output");
+        assert!(
+            text.starts_with("info string error: unknown command"),
+            "{text}"
+        );
+        assert!(text.ends_with("readyok\n"), "{text}");
+    }
+}
