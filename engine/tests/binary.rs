@@ -28,7 +28,10 @@ fn binary_answers_uci_and_quits() {
     assert!(out.status.success(), "exit status {:?}", out.status);
     let text = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines.first().is_some_and(|l| l.starts_with("id name fers")), "{text}");
+    assert!(
+        lines.first().is_some_and(|l| l.starts_with("id name fers")),
+        "{text}"
+    );
     assert!(lines.contains(&"uciok"), "{text}");
     assert_eq!(lines.last(), Some(&"readyok"), "{text}");
 }
