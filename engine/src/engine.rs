@@ -111,6 +111,13 @@ impl Engine {
         self.game.position()
     }
 
+    /// Selects an already built variant (one loaded from a variant file, or
+    /// a test's) and resets the game to its start position.
+    pub fn use_variant(&mut self, v: &'static Variant) {
+        self.variant = v;
+        self.new_game();
+    }
+
     /// Starts a new game from the variant's start position.
     pub fn new_game(&mut self) {
         self.game = Game::new(Position::startpos(self.variant));
@@ -120,8 +127,7 @@ impl Engine {
     /// resets the game to its start position.
     pub fn set_variant(&mut self, name: &str) -> Result<&'static Variant, EngineError> {
         let v = variant::builtin(name).ok_or_else(|| EngineError::UnknownVariant(name.into()))?;
-        self.variant = v;
-        self.new_game();
+        self.use_variant(v);
         Ok(v)
     }
 

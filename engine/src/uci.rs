@@ -290,6 +290,12 @@ impl<W: Write> Uci<W> {
         &self.engine
     }
 
+    /// For composing front-ends and for tests (e.g. to select a variant
+    /// that is not built in).
+    pub fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+
     pub fn debug(&self) -> bool {
         self.debug
     }
@@ -758,6 +764,54 @@ mod tests {
             out,
             "info string error: search is not available yet\nbestmove (none)\n"
         );
+    }
+
+    /// A 10x10 board: squares like `a10`, two-digit FEN counts. No such
+    /// variant is built in yet, so the test builds one.
+    fn ten_by_ten() -> &'static fers_core::Variant {
+        let mut spec = variant::chess_spec();
+        spec.name = "chess10".into();
+        spec.files = 10;
+        spec.ranks = 10;
+        spec.castling = false;
+        spec.start_fen =
+            "rnbqkbnr2/pppppppp2/10/10/10/10/10/10/PPPPPPPP2/RNBQKBNR2 w - - 0 1".into();
+        variant::leak(fers_core::Variant::build(spec).expect("a 10x10 chess builds"))
+    }
+
+    #[test]
+    fn boards_beyond_8x8_use_our_parsers() {
+        let mut uci = Uci::new(Vec::new());
+        uci.engine_mut().use_variant(ten_by_ten());
+        let fen = "r3k5/10/10/10/10/10/10/10/10/R3K4R b - - 7 30";
+        for line in [
+            format!("position fen {fen}"),
+            "d".to_string(),
+            "position startpos moves a2a4 a9a7 b1c3 a7a6".to_string(),
+            "d".to_string(),
+            "go searchmoves a1a2 a1a3 h2h3".to_string(),
+            "position fen 4k5/10/10/10/10/10/10/10/10/R3K5 w - - 0 1 moves a1a10".to_string(),
+            "d".to_string(),
+        ] {
+            uci.handle_line(&line).expect("Vec output");
+        }
+        let out = String::from_utf8(uci.output().clone()).expect("UTF-8");
+        let fens: Vec<&str> = out
+            .lines()
+            .filter_map(|l| l.strip_prefix("Fen: "))
+            .collect();
+        assert_eq!(
+            fens,
+            [
+                fen,
+                "rnbqkbnr2/1ppppppp2/10/10/p9/10/P9/2N7/1PPPPPPP2/R1BQKBNR2 w - - 0 3",
+                "R3k5/10/10/10/10/10/10/10/10/4K5 b - - 1 1",
+            ],
+            "{out}"
+        );
+        // The first go had legal searchmoves (no error about them).
+        assert!(out.contains("error: search is not available yet"), "{out}");
+        assert!(!out.contains("searchmoves"), "{out}");
     }
 
     #[test]
