@@ -180,7 +180,10 @@ impl Position {
                     Some(s) => s,
                     None => return fen_err(format!("en-passant square '{ep}' is not a square")),
                 };
-                if v.en_passant {
+                if v.en_passant && v.pawn_kind.is_some() {
+                    if !pos.ep_possible(sq) {
+                        return fen_err(format!("en-passant square '{ep}' is impossible here"));
+                    }
                     pos.ep = sq;
                 }
             }
@@ -361,7 +364,7 @@ impl Position {
                 }
             }
         }
-        if self.ep != NO_SQ {
+        if self.ep_keyed() {
             k ^= z.ep_file[self.v.geometry.file_of(self.ep) as usize];
         }
         k
@@ -410,7 +413,9 @@ impl Position {
 
         self.halfmove = self.halfmove.saturating_add(1);
         if self.ep != NO_SQ {
-            self.key ^= z.ep_file[v.geometry.file_of(self.ep) as usize];
+            if self.ep_keyed() {
+                self.key ^= z.ep_file[v.geometry.file_of(self.ep) as usize];
+            }
             self.ep = NO_SQ;
         }
         let is_pawn = Some(p.kind()) == v.pawn_kind;
@@ -493,6 +498,37 @@ impl Position {
         if us == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
+    }
+
+    /// Could the side that just moved have made a double step over `sq`?
+    /// (empty square on its third rank, its pawn just beyond, the start
+    /// square behind empty)
+    fn ep_possible(&self, sq: u8) -> bool {
+        let v = self.v;
+        let mover = self.side.flip();
+        let Some(pk) = v.pawn_kind else { return false };
+        let ahead = v.steps.step(v.pawn_push[mover.index()], sq);
+        let behind = v.steps.step(v.pawn_push[self.side.index()], sq);
+        v.relative_rank(mover, sq) == 2
+            && self.board[sq as usize].is_empty()
+            && ahead != NO_SQ
+            && self.board[ahead as usize] == Piece::new(pk, mover)
+            && behind != NO_SQ
+            && self.board[behind as usize].is_empty()
+    }
+
+    /// The en-passant square counts in the key only when a pawn can take
+    /// there, so that equal positions have equal keys however they arose.
+    fn ep_keyed(&self) -> bool {
+        let v = self.v;
+        let (Some(pk), true) = (v.pawn_kind, self.ep != NO_SQ) else {
+            return false;
+        };
+        let taker = Piece::new(pk, self.side);
+        v.pawn_captures[self.side.flip().index()].iter().any(|&d| {
+            let s = v.steps.step(d, self.ep);
+            s != NO_SQ && self.board[s as usize] == taker
+        })
     }
 
     #[inline]

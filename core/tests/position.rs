@@ -59,6 +59,39 @@ fn bad_fens_are_errors_not_panics() {
 }
 
 #[test]
+fn en_passant_squares_are_checked_and_keyed_only_when_takeable() {
+    // Impossible squares are refused.
+    for fen in [
+        "4k3/8/8/8/8/8/8/4K3 b - a4 0 1",     // wrong rank
+        "4k3/8/8/8/8/8/8/4K3 b - e3 0 1",     // no pawn on e4
+        "4k3/8/8/8/4P3/8/8/4K3 w - e3 0 1",   // White to move: the mover was Black
+        "4k3/8/8/8/4P3/4N3/8/4K3 b - e3 0 1", // e3 occupied
+        "4k3/8/8/8/4P3/8/4N3/4K3 b - e3 0 1", // e2 occupied: no double step
+    ] {
+        assert!(Position::from_fen(variant::chess(), fen).is_err(), "{fen}");
+    }
+    // A possible square is kept (printed back) but keyed only if takeable.
+    let untakeable = chess("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1");
+    assert_eq!(untakeable.to_fen(), "4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1");
+    assert_eq!(
+        untakeable.key(),
+        chess("4k3/8/8/8/4P3/8/8/4K3 b - - 0 1").key()
+    );
+    let takeable = chess("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1");
+    assert_ne!(
+        takeable.key(),
+        chess("4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1").key()
+    );
+    // Reached by moves, the same positions have the same keys.
+    let mut g = Game::new(chess("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1"));
+    g.play_str("e2e4").unwrap();
+    assert_eq!(g.position().key(), takeable.key());
+    let mut pos = chess("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1");
+    pos.play(pos.parse_move("e8d8").unwrap());
+    assert_eq!(pos.key(), pos.compute_key());
+}
+
+#[test]
 fn fen_parser_survives_random_garbage() {
     let mut rng = StdRng::seed_from_u64(7);
     let base = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
