@@ -6,7 +6,7 @@ use crate::variant::{self, Variant, VariantSpec};
 use crate::variant_file::{self, VariantFileError};
 
 /// Built-in and loaded variants, by name.
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Registry {
     loaded: Vec<(String, &'static Variant, VariantSpec)>,
 }
@@ -38,6 +38,17 @@ impl Registry {
             .find(|(n, _, _)| n.eq_ignore_ascii_case(name))
             .map(|(_, v, _)| *v)
             .or_else(|| variant::builtin(name))
+    }
+
+    /// Checks a variant file's text as `load` would, without keeping it:
+    /// per section, a description of the variant or the error.
+    pub fn check(&self, file: &str, text: &str) -> Vec<Result<String, VariantFileError>> {
+        let mut scratch = self.clone();
+        scratch
+            .load(file, text)
+            .into_iter()
+            .map(|r| r.map(|name| variant_file::describe(scratch.get(&name).expect("just loaded"))))
+            .collect()
     }
 
     /// Loads a variant file's text. Returns, per section, the name loaded or

@@ -7,6 +7,7 @@
 //! valid, so a bad command leaves the previous state in place (SPEC 6).
 
 use crate::options::{self, OptionId};
+use fers_core::registry::Registry;
 use fers_core::{perft, variant, FenError, Game, MoveError, Position, Variant};
 use std::fmt;
 
@@ -58,12 +59,15 @@ pub enum StartPos<'a> {
 }
 
 /// What a successful `set_option` changed, for the front-end to announce.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub enum OptionEffect {
     /// Nothing to announce.
     None,
     /// The variant changed (and the game was reset to its start).
     Variant(&'static Variant),
+    /// A variant file was read: per section, the name loaded or the error
+    /// (`file:line: reason`). The good sections joined `UCI_Variant`.
+    VariantsLoaded(Vec<Result<String, String>>),
 }
 
 /// Per-root-move perft counts and their total.
@@ -79,6 +83,8 @@ pub struct PerftReport {
 pub struct Engine {
     variant: &'static Variant,
     game: Game,
+    /// Built-in variants and those loaded through `VariantPath`.
+    registry: Registry,
 }
 
 impl Default for Engine {
@@ -94,6 +100,7 @@ impl Engine {
         Engine {
             variant: v,
             game: Game::new(Position::startpos(v)),
+            registry: Registry::new(),
         }
     }
 
@@ -123,10 +130,18 @@ impl Engine {
         self.game = Game::new(Position::startpos(self.variant));
     }
 
-    /// Selects a built-in variant by name or alias (case-insensitive) and
-    /// resets the game to its start position.
+    /// Every variant name: built-in, then loaded from variant files.
+    pub fn variant_names(&self) -> Vec<String> {
+        self.registry.names()
+    }
+
+    /// Selects a variant (built-in or loaded; case-insensitive) and resets
+    /// the game to its start position.
     pub fn set_variant(&mut self, name: &str) -> Result<&'static Variant, EngineError> {
-        let v = variant::builtin(name).ok_or_else(|| EngineError::UnknownVariant(name.into()))?;
+        let v = self
+            .registry
+            .get(name)
+            .ok_or_else(|| EngineError::UnknownVariant(name.into()))?;
         self.use_variant(v);
         Ok(v)
     }
@@ -172,7 +187,33 @@ impl Engine {
                 };
                 Ok(OptionEffect::Variant(self.set_variant(v)?))
             }
+            OptionId::VariantPath => {
+                let path = value.unwrap_or("").trim();
+                if path.is_empty() || path == "<empty>" {
+                    return Ok(OptionEffect::None);
+                }
+                let text = read_variant_file(path)?;
+                let report = self.registry.load(path, &text);
+                Ok(OptionEffect::VariantsLoaded(
+                    report
+                        .into_iter()
+                        .map(|r| r.map_err(|e| e.to_string()))
+                        .collect(),
+                ))
+            }
         }
+    }
+
+    /// Checks a variant file without loading it: per section, a description
+    /// of the variant or the error (`file:line: reason`).
+    pub fn check_file(&self, path: &str) -> Result<Vec<Result<String, String>>, EngineError> {
+        let text = read_variant_file(path)?;
+        Ok(self
+            .registry
+            .check(path, &text)
+            .into_iter()
+            .map(|r| r.map_err(|e| e.to_string()))
+            .collect())
     }
 
     /// Perft from the current position, split by root move.
@@ -184,6 +225,11 @@ impl Engine {
         let total = divide.iter().map(|(_, n)| n).sum();
         Ok(PerftReport { divide, total })
     }
+}
+
+fn read_variant_file(path: &str) -> Result<String, EngineError> {
+    std::fs::read_to_string(path)
+        .map_err(|e| EngineError::BadOptionValue(format!("cannot read variant file '{path}': {e}")))
 }
 
 /// Plays one turn given as text. A turn of several legs (`d3e3w,e3f4a`) is

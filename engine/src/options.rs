@@ -13,6 +13,8 @@ use fers_core::variant;
 pub enum OptionId {
     /// The game being played (SPEC section 2).
     UciVariant,
+    /// A variant file whose variants join `UCI_Variant` (SPEC section 5).
+    VariantPath,
 }
 
 /// The type of an option and its limits, as UCI names them.
@@ -57,19 +59,35 @@ pub enum OptionValue {
     Button,
 }
 
-/// Every option the engine offers, in the order GUIs list them.
+/// Every option the engine offers, in the order GUIs list them, with the
+/// built-in variants in `UCI_Variant`.
 pub fn definitions() -> Vec<OptionDef> {
-    vec![OptionDef {
-        id: OptionId::UciVariant,
-        name: "UCI_Variant",
-        kind: OptionKind::Combo {
-            default: variant::chess().name.clone(),
-            vars: variant::builtin_names()
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
+    let names: Vec<String> = variant::builtin_names()
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    definitions_with(&names)
+}
+
+/// The options with `variants` (built-in and loaded) in `UCI_Variant`.
+pub fn definitions_with(variants: &[String]) -> Vec<OptionDef> {
+    vec![
+        OptionDef {
+            id: OptionId::UciVariant,
+            name: "UCI_Variant",
+            kind: OptionKind::Combo {
+                default: variant::chess().name.clone(),
+                vars: variants.to_vec(),
+            },
         },
-    }]
+        OptionDef {
+            id: OptionId::VariantPath,
+            name: "VariantPath",
+            kind: OptionKind::String {
+                default: String::new(),
+            },
+        },
+    ]
 }
 
 /// The option of that name. UCI says option names are not case sensitive.

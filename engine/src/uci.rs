@@ -85,6 +85,8 @@ pub enum Command {
     Quit,
     /// `d`: print the board, FEN and key.
     Display,
+    /// `check <file>`: validate a variant file and list what it defines.
+    Check(String),
     /// A blank line.
     Empty,
 }
@@ -121,6 +123,14 @@ pub fn parse_command(line: &str, pos: &Position) -> Result<Command, String> {
         "position" => parse_position(args),
         "go" => parse_go(args, pos),
         "d" => Ok(Command::Display),
+        "check" => {
+            // The rest of the line is the path (it may contain spaces).
+            let path = line.trim_start()["check".len()..].trim();
+            if path.is_empty() {
+                return Err("check needs a variant file: check <file>".into());
+            }
+            Ok(Command::Check(path.to_string()))
+        }
         _ if VAMPIRC_COMMANDS.contains(&first) => parse_with_vampirc(first, &tokens.join(" ")),
         _ => Err(format!("unknown command '{first}'")),
     }
@@ -344,6 +354,19 @@ impl<W: Write> Uci<W> {
                             v.name, g.files, g.ranks, v.start_fen
                         ))?;
                     }
+                    Ok(OptionEffect::VariantsLoaded(report)) => {
+                        for r in report {
+                            match r {
+                                Ok(name) => self.info(format!("loaded variant {name}"))?,
+                                Err(e) => self.error(e)?,
+                            }
+                        }
+                        // GUIs re-read the option line to offer the new variants.
+                        let names = self.engine.variant_names();
+                        if let Some(def) = options::definitions_with(&names).into_iter().next() {
+                            self.send_option(def)?;
+                        }
+                    }
                     Err(e) => self.error(e)?,
                 }
             }
@@ -365,6 +388,17 @@ impl<W: Write> Uci<W> {
             Command::Stop | Command::PonderHit => {}
             Command::Quit => return Ok(Flow::Quit),
             Command::Display => self.display()?,
+            Command::Check(path) => match self.engine.check_file(&path) {
+                Ok(report) => {
+                    for r in report {
+                        match r {
+                            Ok(desc) => self.info(format!("check ok {desc}"))?,
+                            Err(e) => self.error(e)?,
+                        }
+                    }
+                }
+                Err(e) => self.error(e)?,
+            },
             Command::Empty => {}
         }
         Ok(Flow::Continue)
@@ -387,7 +421,14 @@ impl<W: Write> Uci<W> {
             name: None,
             author: Some(ENGINE_AUTHOR.into()),
         })?;
-        for def in options::definitions() {
+        for def in options::definitions_with(&self.engine.variant_names()) {
+            self.send_option(def)?;
+        }
+        self.send(UciMessage::UciOk)
+    }
+
+    fn send_option(&mut self, def: options::OptionDef) -> io::Result<()> {
+        {
             let name = def.name.to_string();
             let config = match def.kind {
                 OptionKind::Check { default } => UciOptionConfig::Check {
@@ -415,9 +456,8 @@ impl<W: Write> Uci<W> {
                 },
                 OptionKind::Button => UciOptionConfig::Button { name },
             };
-            self.send(UciMessage::Option(config))?;
+            self.send(UciMessage::Option(config))
         }
-        self.send(UciMessage::UciOk)
     }
 
     /// `go perft N`, printed as Stockfish does.
