@@ -14,6 +14,12 @@
 //!
 //! The node counts must agree (and match the published values), otherwise
 //! the run fails: a fast wrong perft is no result.
+//!
+//! `fers-bench fairy [--repeat N] [--quick]` does the same for fairy pieces
+//! that Debian's Fairy-Stockfish 11.1 knows as built-ins: a chess variant
+//! with paos and maos for rooks and knights (its `cannon` and `horse`), and
+//! Capablanca chess (10x8, archbishop and chancellor), defined for fers in
+//! its variant-file format. Fairy-Stockfish's counts are the reference.
 
 use clap::{value_parser, Arg, ArgAction, Command};
 use fers_core::variant::{self, Variant};
@@ -66,6 +72,40 @@ impl Who {
     }
 }
 
+/// The fairy benchmark variants: fers' definition, Fairy-Stockfish 11.1's
+/// (a variant file with its built-in pieces, or a built-in variant).
+const FERS_FAIRY: &str = "\
+[paomao:chess]
+piece.o = pao
+piece.m = mao
+piece.r = -
+piece.n = -
+start = omb1kbmo/pppppppp/8/8/8/8/PPPPPPPP/OMB1KBMO w - - 0 1
+promotion = q o m b
+castling = false
+
+[capablanca:chess]
+files = 10
+piece.a = betza:BN
+piece.c = betza:RN
+start = rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1
+promotion = q r b n a c
+castlingKingsideFile = i
+castlingQueensideFile = c
+";
+const FSF_FAIRY: &str = "\
+[paomao:chess]
+cannon = o
+horse = m
+rook = -
+knight = -
+startFen = omb1kbmo/pppppppp/8/8/8/8/PPPPPPPP/OMB1KBMO w - - 0 1
+promotionPieceTypes = qomb
+castling = false
+";
+/// (variant, depth)
+const FAIRY_CASES: [(&str, u32); 2] = [("paomao", 6), ("capablanca", 5)];
+
 struct Row {
     case: &'static str,
     who: Who,
@@ -99,6 +139,100 @@ fn cli() -> Command {
                              /usr/games/fairy-stockfish)",
                 )),
         )
+        .subcommand(
+            Command::new("fairy")
+                .about("perft leaves/s on fairy pieces (pao+mao, Capablanca) vs Fairy-Stockfish")
+                .arg(
+                    Arg::new("repeat")
+                        .long("repeat")
+                        .value_name("N")
+                        .default_value("1")
+                        .value_parser(value_parser!(u32).range(1..))
+                        .help("Time each measurement N times and keep the best"),
+                )
+                .arg(
+                    Arg::new("quick")
+                        .long("quick")
+                        .action(ArgAction::SetTrue)
+                        .help("One ply shallower (a smoke run, not a benchmark)"),
+                )
+                .arg(
+                    Arg::new("fsf")
+                        .long("fsf")
+                        .value_name("PATH")
+                        .help("Fairy-Stockfish binary"),
+                ),
+        )
+}
+
+fn fairy_bench(repeat: u32, quick: bool, fsf_path: Option<&str>) -> Result<(), String> {
+    let path = fsf_path
+        .map(std::path::PathBuf::from)
+        .or_else(fsf::find_binary)
+        .ok_or("fairy-stockfish not found (apt-get install fairy-stockfish)")?;
+    let mut engine = Engine::start(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let ini = std::env::temp_dir().join(format!("fers-bench-fairy-{}.ini", std::process::id()));
+    std::fs::write(&ini, FSF_FAIRY).map_err(|e| e.to_string())?;
+    engine
+        .send(&format!(
+            "setoption name VariantPath value {}",
+            ini.display()
+        ))
+        .map_err(|e| e.to_string())?;
+    let sections = fers_core::variant_file::load("fers-bench", FERS_FAIRY, &|_| None);
+    eprintln!(
+        "best of {repeat} run(s) per measurement{}",
+        if quick { ", quick depths" } else { "" }
+    );
+    let mut rows = Vec::new();
+    let mut errors = Vec::new();
+    for (name, depth) in FAIRY_CASES {
+        let depth = if quick { depth - 1 } else { depth };
+        let v = sections
+            .iter()
+            .find(|s| s.name == name)
+            .and_then(|s| s.result.as_ref().ok())
+            .copied()
+            .ok_or_else(|| format!("{name}: fers definition does not load"))?;
+        let pos = Position::startpos(v);
+        let (n_fers, s_fers) = best_of(repeat, || Ok(perft::perft(&pos, depth)))?;
+        engine.set_variant(name).map_err(|e| e.to_string())?;
+        engine
+            .set_position(&v.start_fen)
+            .map_err(|e| e.to_string())?;
+        engine.sync().map_err(|e| e.to_string())?;
+        let (n_fsf, s_fsf) = best_of(repeat, || {
+            engine
+                .go_perft(depth)
+                .map(|d| d.total)
+                .map_err(|e| e.to_string())
+        })?;
+        eprintln!("  {name:<11} perft {depth}: fers {n_fers} in {s_fers:.3} s, fsf {n_fsf} in {s_fsf:.3} s");
+        if n_fers != n_fsf {
+            errors.push(format!(
+                "{name} perft {depth}: fers {n_fers}, Fairy-Stockfish {n_fsf}"
+            ));
+        }
+        rows.push(Row {
+            case: name,
+            who: Who::Fers,
+            nodes: n_fers,
+            seconds: s_fers,
+        });
+        rows.push(Row {
+            case: name,
+            who: Who::Fsf,
+            nodes: n_fsf,
+            seconds: s_fsf,
+        });
+    }
+    let _ = std::fs::remove_file(&ini);
+    print_table(&rows);
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("node counts disagree:\n  {}", errors.join("\n  ")))
+    }
 }
 
 /// Chess forced onto the general legality path: both flags that choose the
@@ -266,6 +400,11 @@ fn main() -> ExitCode {
     let matches = cli().get_matches();
     let result = match matches.subcommand() {
         Some(("perft", m)) => perft_bench(
+            *m.get_one::<u32>("repeat").expect("has a default"),
+            m.get_flag("quick"),
+            m.get_one::<String>("fsf").map(String::as_str),
+        ),
+        Some(("fairy", m)) => fairy_bench(
             *m.get_one::<u32>("repeat").expect("has a default"),
             m.get_flag("quick"),
             m.get_one::<String>("fsf").map(String::as_str),
