@@ -1,1 +1,24 @@
 //! fers-tools: shared code of the command-line tools.
+//!
+//! The match runner (`fers-match`) is built from one module per concern:
+//! engine processes and their protocol drivers (`process`, `engine`, `uci`,
+//! `xboard`), the referee and its adjudication (`referee`, `adjudication`),
+//! time controls (`timecontrol`), openings (`openings`), PGN and SAN
+//! (`pgn`, `san`), statistics and SPRT (`stats`), the scheduler
+//! (`tournament`) and the cutechess-style command line (`match_cli`).
+//! `perft_compare` serves `fers-perft`.
+
+pub mod adjudication;
+pub mod engine;
+pub mod match_cli;
+pub mod openings;
+pub mod perft_compare;
+pub mod pgn;
+pub mod process;
+pub mod referee;
+pub mod san;
+pub mod stats;
+pub mod timecontrol;
+pub mod tournament;
+pub mod uci;
+pub mod xboard;

@@ -1,0 +1,243 @@
+//! Opening positions from an EPD or FEN file (one position a line; `#`
+//! comments and blank lines skipped), checked against the variant, served
+//! in file order or in a seeded random order, starting at any index.
+
+use fers_core::variant::Variant;
+use fers_core::{Game, Position};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The file format (`format=epd|fen`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Board, side, castling, en passant, then operations (`hmvc`, `fmvn`
+    /// are read; others are ignored).
+    Epd,
+    /// A full FEN a line (trailing fields may be omitted).
+    Fen,
+}
+
+/// The order positions are served in (`order=sequential|random`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    Sequential,
+    Random,
+}
+
+/// A problem with the openings file.
+#[derive(Debug)]
+pub enum OpeningsError {
+    Read {
+        file: PathBuf,
+        error: std::io::Error,
+    },
+    Position {
+        file: PathBuf,
+        line: usize,
+        reason: String,
+    },
+    Empty(PathBuf),
+}
+
+impl fmt::Display for OpeningsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpeningsError::Read { file, error } => {
+                write!(f, "cannot read openings file {}: {error}", file.display())
+            }
+            OpeningsError::Position { file, line, reason } => {
+                write!(f, "{}:{line}: {reason}", file.display())
+            }
+            OpeningsError::Empty(file) => write!(f, "{}: no positions", file.display()),
+        }
+    }
+}
+
+impl std::error::Error for OpeningsError {}
+
+/// The FEN of an EPD line: its first four fields, with `hmvc`/`fmvn`
+/// operations as the clocks.
+pub fn epd_to_fen(line: &str) -> Option<String> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    if fields.len() < 2 {
+        return None;
+    }
+    let (board, side) = (fields[0], fields[1]);
+    let castling = fields.get(2).copied().unwrap_or("-");
+    let ep = fields.get(3).copied().unwrap_or("-");
+    let ops = fields.get(4..).map(|o| o.join(" ")).unwrap_or_default();
+    let op = |name: &str| {
+        ops.split(';')
+            .map(str::trim)
+            .find_map(|o| o.strip_prefix(name).map(|v| v.trim().to_string()))
+            .filter(|v| v.parse::<u32>().is_ok())
+    };
+    let hmvc = op("hmvc").unwrap_or_else(|| "0".into());
+    let fmvn = op("fmvn").unwrap_or_else(|| "1".into());
+    Some(format!("{board} {side} {castling} {ep} {hmvc} {fmvn}"))
+}
+
+/// Parses the positions of an openings text for `variant`.
+pub fn parse(
+    file: &Path,
+    text: &str,
+    format: Format,
+    variant: &'static Variant,
+) -> Result<Vec<Position>, OpeningsError> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let err = |reason: String| OpeningsError::Position {
+            file: file.to_path_buf(),
+            line: i + 1,
+            reason,
+        };
+        let fen = match format {
+            Format::Epd => epd_to_fen(line).ok_or_else(|| err("not an EPD line".into()))?,
+            Format::Fen => line.to_string(),
+        };
+        let pos = Position::from_fen(variant, &fen).map_err(|e| err(format!("{e}")))?;
+        if let Some(o) = Game::new(pos.clone()).outcome() {
+            return Err(err(format!("the game is already over: {o}")));
+        }
+        out.push(pos);
+    }
+    if out.is_empty() {
+        return Err(OpeningsError::Empty(file.to_path_buf()));
+    }
+    Ok(out)
+}
+
+/// Reads an openings file.
+pub fn load(
+    file: &Path,
+    format: Format,
+    variant: &'static Variant,
+) -> Result<Vec<Position>, OpeningsError> {
+    let text = std::fs::read_to_string(file).map_err(|error| OpeningsError::Read {
+        file: file.to_path_buf(),
+        error,
+    })?;
+    parse(file, &text, format, variant)
+}
+
+/// Serves opening positions.
+#[derive(Clone, Debug)]
+pub struct OpeningBook {
+    positions: Vec<Position>,
+    order: Vec<usize>,
+    next: usize,
+}
+
+impl OpeningBook {
+    /// `start` is the 1-based index of the first position (`start=N`).
+    pub fn new(positions: Vec<Position>, order: Order, start: usize, seed: u64) -> OpeningBook {
+        let mut idx: Vec<usize> = (0..positions.len()).collect();
+        if order == Order::Random {
+            idx.shuffle(&mut StdRng::seed_from_u64(seed));
+        }
+        let next = start.saturating_sub(1) % positions.len().max(1);
+        OpeningBook {
+            positions,
+            order: idx,
+            next,
+        }
+    }
+
+    /// A book of one position (the variant's start, or `-fen`).
+    pub fn single(pos: Position) -> OpeningBook {
+        OpeningBook::new(vec![pos], Order::Sequential, 1, 0)
+    }
+
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    /// The next position, wrapping around at the end of the file.
+    pub fn next_position(&mut self) -> Position {
+        let p = self.positions[self.order[self.next]].clone();
+        self.next = (self.next + 1) % self.positions.len();
+        p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fers_core::variant;
+
+    #[test]
+    fn epd_fields_and_ops() {
+        assert_eq!(
+            epd_to_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3").unwrap(),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+        );
+        assert_eq!(
+            epd_to_fen("8/8/8/8/8/8/8/K6k w - - hmvc 7; fmvn 40; id \"x\";").unwrap(),
+            "8/8/8/8/8/8/8/K6k w - - 7 40"
+        );
+        assert!(epd_to_fen("justoneword").is_none());
+    }
+
+    #[test]
+    fn parse_checks_positions() {
+        let v = variant::chess();
+        let text = "# comment\n\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n\
+                    rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \"e4\";\n";
+        let ps = parse(Path::new("t.epd"), text, Format::Epd, v).unwrap();
+        assert_eq!(ps.len(), 2);
+        let e = parse(Path::new("t.epd"), "foo w - -\n", Format::Epd, v).unwrap_err();
+        assert!(e.to_string().starts_with("t.epd:1: "), "{e}");
+        // A mated position is refused.
+        let e = parse(
+            Path::new("t.fen"),
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3\n",
+            Format::Fen,
+            v,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("already over"), "{e}");
+        assert!(matches!(
+            parse(Path::new("e"), "# nothing\n", Format::Fen, v),
+            Err(OpeningsError::Empty(_))
+        ));
+    }
+
+    #[test]
+    fn orders() {
+        let v = variant::chess();
+        let fens = [
+            "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/1R2K3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/2R1K3 w - - 0 1",
+        ];
+        let ps: Vec<Position> = fens
+            .iter()
+            .map(|f| Position::from_fen(v, f).unwrap())
+            .collect();
+        let mut b = OpeningBook::new(ps.clone(), Order::Sequential, 2, 0);
+        let got: Vec<String> = (0..4).map(|_| b.next_position().to_fen()).collect();
+        assert_eq!(got, [fens[1], fens[2], fens[0], fens[1]]);
+        // Random: a permutation, the same for the same seed.
+        let mut r1 = OpeningBook::new(ps.clone(), Order::Random, 1, 42);
+        let mut r2 = OpeningBook::new(ps, Order::Random, 1, 42);
+        let a: Vec<String> = (0..3).map(|_| r1.next_position().to_fen()).collect();
+        let b: Vec<String> = (0..3).map(|_| r2.next_position().to_fen()).collect();
+        assert_eq!(a, b);
+        let mut sorted = a.clone();
+        sorted.sort();
+        let mut want: Vec<String> = fens.iter().map(|s| s.to_string()).collect();
+        want.sort();
+        assert_eq!(sorted, want);
+    }
+}
