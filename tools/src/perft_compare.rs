@@ -28,11 +28,12 @@ fn as_map(d: &[(String, u64)]) -> BTreeMap<String, u64> {
     d.iter().cloned().collect()
 }
 
+/// How two divides differ: moves only in the first, only in the second,
+/// and common moves with different counts.
+pub type DivideDiff = (Vec<String>, Vec<String>, Vec<(String, u64, u64)>);
+
 /// Compares two divides of the same position.
-pub fn diff_divides(
-    ours: &[(String, u64)],
-    theirs: &[(String, u64)],
-) -> (Vec<String>, Vec<String>, Vec<(String, u64, u64)>) {
+pub fn diff_divides(ours: &[(String, u64)], theirs: &[(String, u64)]) -> DivideDiff {
     let (a, b) = (as_map(ours), as_map(theirs));
     let only_a = a.keys().filter(|k| !b.contains_key(*k)).cloned().collect();
     let only_b = b.keys().filter(|k| !a.contains_key(*k)).cloned().collect();

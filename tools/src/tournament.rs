@@ -427,7 +427,7 @@ pub fn run(mut config: TournamentConfig) -> Result<Summary, TournamentError> {
                 pairs[pi].add(job.white, record.result);
                 let p = &pairs[pi];
                 printer.line(&score_line(&names[p.a], &names[p.b], &p.total));
-                if config.rating_interval > 0 && played % config.rating_interval == 0 {
+                if config.rating_interval > 0 && played.is_multiple_of(config.rating_interval) {
                     printer.line(&elo_line(&p.total));
                 }
                 if let Some(f) = pgn_file.as_mut() {

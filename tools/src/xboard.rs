@@ -108,7 +108,7 @@ pub fn xboard_variant(name: &str) -> String {
 /// `level` arguments: base time in minutes, as `m:ss` when not whole.
 fn level_base(d: Duration) -> String {
     let secs = d.as_secs();
-    if secs % 60 == 0 && d.subsec_millis() == 0 {
+    if secs.is_multiple_of(60) && d.subsec_millis() == 0 {
         format!("{}", secs / 60)
     } else {
         format!("{}:{:02}", secs / 60, secs % 60)
