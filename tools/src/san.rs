@@ -116,6 +116,6 @@ mod tests {
         // The king blocks the h1 rook: no disambiguation.
         assert_eq!(san("4k3/8/8/8/8/8/8/R3K2R w - - 0 1", "a1d1"), "Rd1");
         assert_eq!(san("4k3/R7/8/8/8/8/8/R3K3 w - - 0 1", "a1a4"), "R1a4");
-        assert_eq!(san("4k3/8/8/8/8/2Q1Q3/8/2Q1K3 w - - 0 1", "c3d2"), "Qc3d2");
+        assert_eq!(san("k7/8/8/8/8/2Q1Q3/8/2Q1K3 w - - 0 1", "c3d2"), "Qc3d2");
     }
 }
