@@ -226,3 +226,53 @@ fn fsf_openings_all() {
     let samples = opening_samples(1);
     check("fsf_openings_all", &samples, 4, 0);
 }
+
+/// Small positions known for catching move generators out (en passant that
+/// exposes or evades check, castling through or into attack, promotions out
+/// of or into check, stalemate and self-stalemate). They are compared at
+/// every depth up to 5 while the tree stays under 300,000 leaves; the counts
+/// come from Fairy-Stockfish, as for every other sample here.
+const TRICKY: [&str; 14] = [
+    "3k4/3p4/8/K1P4r/8/8/8/8 b - - 0 1",
+    "8/8/4k3/8/2p5/8/B2P2K1/8 w - - 0 1",
+    "8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1",
+    "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
+    "3k4/8/8/8/8/8/8/R3K3 w Q - 0 1",
+    "r3k2r/1b4bq/8/8/8/8/7B/R3K2R w KQkq - 0 1",
+    "r3k2r/8/3Q4/8/8/5q2/8/R3K2R b KQkq - 0 1",
+    "2K2r2/4P3/8/8/8/8/8/3k4 w - - 0 1",
+    "8/8/1P2K3/8/2n5/1q6/8/5k2 b - - 0 1",
+    "4k3/1P6/8/8/8/8/K7/8 w - - 0 1",
+    "8/P1k5/K7/8/8/8/8/8 w - - 0 1",
+    "K1k5/8/P7/8/8/8/8/8 w - - 0 1",
+    "8/k1P5/8/1K6/8/8/8/8 w - - 0 1",
+    "8/8/2k5/5q2/5n2/8/5K2/8 b - - 0 1",
+];
+
+#[test]
+fn fsf_tricky_positions() {
+    let Some(mut engine) = fsf::engine_or_skip("fsf_tricky_positions") else {
+        return;
+    };
+    let v = variant::chess();
+    let mut failures = Vec::new();
+    for fen in TRICKY {
+        let pos = Position::from_fen(v, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        for depth in 1..=5 {
+            // Deeper only while the tree stays small: FSF takes about a
+            // second per ten million leaves, and the default run stays short.
+            if depth > 1 && fers_core::perft::perft(&pos, depth) > 300_000 {
+                break;
+            }
+            match fsf::compare(&mut engine, &pos, depth) {
+                Ok(None) => {}
+                Ok(Some(m)) => {
+                    failures.push(m.to_string());
+                    break;
+                }
+                Err(e) => panic!("fairy-stockfish failed on {fen}: {e}"),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
