@@ -375,8 +375,11 @@ fn cylinder_boards_wrap_riders_and_leapers() {
 #[test]
 fn general_legality_path_agrees_with_fast_path() {
     // The same chess rules compiled with the fast path switched off.
+    // Both switches off: `pin_legality` (pins and check masks) and `simple`
+    // (castling judged from the attack plan).
     let mut v = Variant::build(chess_spec()).unwrap();
     v.simple = false;
+    v.pin_legality = false;
     let slow = variant::leak(v);
     let mut rng = StdRng::seed_from_u64(3);
     for _ in 0..60 {
