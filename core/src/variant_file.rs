@@ -281,7 +281,13 @@ pub fn load(file: &str, text: &str, known: &dyn Fn(&str) -> Option<VariantSpec>)
     let mut stray: Option<VariantFileError> = None;
     for (i, raw_line) in text.lines().enumerate() {
         let n = i + 1;
-        let line = raw_line.trim();
+        // A `#` or `;` after whitespace starts a comment (no FEN or Betza
+        // string contains either).
+        let cut = raw_line
+            .char_indices()
+            .find(|&(i, c)| (c == '#' || c == ';') && raw_line[..i].ends_with(char::is_whitespace))
+            .map_or(raw_line.len(), |(i, _)| i);
+        let line = raw_line[..cut].trim();
         if line.is_empty() || line.starts_with('#') || line.starts_with(';') {
             continue;
         }

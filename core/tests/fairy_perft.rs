@@ -147,8 +147,8 @@ fn general_legality_path_gives_the_same_numbers() {
 #[test]
 fn bad_sections_fail_alone_with_file_and_line() {
     let text = "\
-[good:chess]
-piece.z = leaper(2,3)
+[good:chess]   ; a comment after the header
+piece.z = leaper(2,3)   # zebra
 start = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq - 0 1
 
 [badkey:chess]
