@@ -6,7 +6,8 @@
 //! time controls (`timecontrol`), openings (`openings`), PGN and SAN
 //! (`pgn`, `san`), statistics and SPRT (`stats`), the scheduler
 //! (`tournament`) and the cutechess-style command line (`match_cli`).
-//! `perft_compare` serves `fers-perft`.
+//! `perft_compare` serves `fers-perft`, `search_bench` the `search` mode
+//! of `fers-bench`.
 
 pub mod adjudication;
 pub mod engine;
@@ -17,6 +18,7 @@ pub mod pgn;
 pub mod process;
 pub mod referee;
 pub mod san;
+pub mod search_bench;
 pub mod stats;
 pub mod timecontrol;
 pub mod tournament;

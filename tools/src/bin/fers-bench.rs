@@ -20,6 +20,11 @@
 //! with paos and maos for rooks and knights (its `cannon` and `horse`), and
 //! Capablanca chess (10x8, archbishop and chancellor), defined for fers in
 //! its variant-file format. Fairy-Stockfish's counts are the reference.
+//!
+//! `fers-bench search [--repeat N] [--depth D] [--fsf-depth D]` compares
+//! search speed: `fers bench` against `fairy-stockfish bench` (one thread,
+//! each engine's own position set at a fixed depth), nodes per second and
+//! their ratio (`fers_tools::search_bench`).
 
 use clap::{value_parser, Arg, ArgAction, Command};
 use fers_core::variant::{self, Variant};
@@ -138,6 +143,45 @@ fn cli() -> Command {
                     "Fairy-Stockfish binary (default: $FERS_FAIRY_STOCKFISH, PATH, \
                              /usr/games/fairy-stockfish)",
                 )),
+        )
+        .subcommand(
+            Command::new("search")
+                .about("search nodes/s: `fers bench` vs `fairy-stockfish bench`")
+                .arg(
+                    Arg::new("repeat")
+                        .long("repeat")
+                        .value_name("N")
+                        .default_value("1")
+                        .value_parser(value_parser!(u32).range(1..))
+                        .help("Run each bench N times and keep the fastest"),
+                )
+                .arg(
+                    Arg::new("depth")
+                        .long("depth")
+                        .value_name("D")
+                        .value_parser(value_parser!(u32).range(1..=64))
+                        .help("fers bench depth (default: fers' own)"),
+                )
+                .arg(
+                    Arg::new("fsf-depth")
+                        .long("fsf-depth")
+                        .value_name("D")
+                        .default_value("13")
+                        .value_parser(value_parser!(u32).range(1..=64))
+                        .help("Fairy-Stockfish bench depth"),
+                )
+                .arg(
+                    Arg::new("fers")
+                        .long("fers")
+                        .value_name("PATH")
+                        .help("fers binary (default: the one next to fers-bench)"),
+                )
+                .arg(
+                    Arg::new("fsf")
+                        .long("fsf")
+                        .value_name("PATH")
+                        .help("Fairy-Stockfish binary"),
+                ),
         )
         .subcommand(
             Command::new("fairy")
@@ -396,6 +440,67 @@ fn print_table(rows: &[Row]) {
     }
 }
 
+/// `fers bench` against `fairy-stockfish bench`: nps and their ratio.
+fn search_bench(
+    repeat: u32,
+    depth: Option<u32>,
+    fsf_depth: u32,
+    fers_path: Option<&str>,
+    fsf_path: Option<&str>,
+) -> Result<(), String> {
+    use fers_tools::search_bench::{best_of, sibling_fers};
+    let fers = fers_path
+        .map(std::path::PathBuf::from)
+        .or_else(sibling_fers)
+        .ok_or(
+            "fers binary not found next to fers-bench (cargo build -p fers-engine, or --fers PATH)",
+        )?;
+    let fsf = fsf_path
+        .map(std::path::PathBuf::from)
+        .or_else(fsf::find_binary)
+        .ok_or("fairy-stockfish not found (apt-get install fairy-stockfish)")?;
+    let mut fers_args = vec!["bench".to_string()];
+    fers_args.extend(depth.map(|d| d.to_string()));
+    // Stockfish's bench arguments: hash (MB), threads, limit, positions, limit type.
+    let fsf_args: Vec<String> = [
+        "bench",
+        "16",
+        "1",
+        &fsf_depth.to_string(),
+        "default",
+        "depth",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    eprintln!("best of {repeat} run(s) per engine");
+    let ours = best_of(repeat, &fers, &fers_args).map_err(|e| e.to_string())?;
+    eprintln!(
+        "  fers            {:>11} nodes {:>10} nps",
+        ours.nodes, ours.nps
+    );
+    let theirs = best_of(repeat, &fsf, &fsf_args).map_err(|e| e.to_string())?;
+    eprintln!(
+        "  fairy-stockfish {:>11} nodes {:>10} nps",
+        theirs.nodes, theirs.nps
+    );
+    println!();
+    println!("| engine | bench | nodes | nodes/s | ratio vs FSF |\n|---|---|---:|---:|---:|");
+    let depth_text = depth.map_or("default depth".to_string(), |d| format!("depth {d}"));
+    let ratio = ours.nps as f64 / (theirs.nps.max(1)) as f64;
+    println!(
+        "| fers | {depth_text} | {} | {:.2} M | {ratio:.2} |",
+        ours.nodes,
+        ours.nps as f64 / 1e6
+    );
+    println!(
+        "| fairy-stockfish | depth {fsf_depth} | {} | {:.2} M | 1.00 |",
+        theirs.nodes,
+        theirs.nps as f64 / 1e6
+    );
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let matches = cli().get_matches();
     let result = match matches.subcommand() {
@@ -407,6 +512,13 @@ fn main() -> ExitCode {
         Some(("fairy", m)) => fairy_bench(
             *m.get_one::<u32>("repeat").expect("has a default"),
             m.get_flag("quick"),
+            m.get_one::<String>("fsf").map(String::as_str),
+        ),
+        Some(("search", m)) => search_bench(
+            *m.get_one::<u32>("repeat").expect("has a default"),
+            m.get_one::<u32>("depth").copied(),
+            *m.get_one::<u32>("fsf-depth").expect("has a default"),
+            m.get_one::<String>("fers").map(String::as_str),
             m.get_one::<String>("fsf").map(String::as_str),
         ),
         _ => unreachable!("clap requires a subcommand"),
