@@ -228,9 +228,7 @@ pub fn play_game(
     };
     for c in [Color::White, Color::Black] {
         if let Err(e) = engines[c as usize].new_game(setup) {
-            let mut r = forfeit(round, [&names[0], &names[1]], &setup.start, c, e);
-            r.round = round;
-            return r;
+            return forfeit(round, [&names[0], &names[1]], &setup.start, c, e);
         }
     }
     let start_fen = setup.start.to_fen();

@@ -126,7 +126,6 @@ pub fn schedule(
 enum Event {
     Started(Job),
     Finished(Job, Box<GameRecord>),
-    Restarted { engine: String, game: usize },
     Fatal(TournamentError),
 }
 
@@ -271,13 +270,10 @@ fn worker(config: Arc<WorkerShared>, jobs: Arc<Mutex<VecDeque<Job>>>, tx: mpsc::
             } else {
                 job.black
             };
+            // Stopped now, started afresh for its next game.
             if let Some(mut e) = slots[idx].take() {
                 e.quit();
             }
-            let _ = tx.send(Event::Restarted {
-                engine: config.engines[idx].name.clone(),
-                game: job.number,
-            });
         }
         let _ = tx.send(Event::Finished(job, Box::new(record)));
     }
@@ -390,9 +386,6 @@ pub fn run(mut config: TournamentConfig) -> Result<Summary, TournamentError> {
                 "Started game {} of {} ({} vs {})",
                 job.number, total, names[job.white], names[job.black]
             )),
-            Event::Restarted { engine, game } => printer.line(&format!(
-                "Warning: restarting engine {engine} after a fault in game {game}"
-            )),
             Event::Fatal(e) => {
                 fatal = Some(e);
                 shared.stop.store(true, Ordering::Relaxed);
@@ -409,6 +402,10 @@ pub fn run(mut config: TournamentConfig) -> Result<Summary, TournamentError> {
                         },
                         job.number,
                         f.error
+                    ));
+                    printer.line(&format!(
+                        "Warning: restarting engine {} after a fault in game {}",
+                        f.engine, job.number
                     ));
                 }
                 if record.result == GameResult::Aborted {

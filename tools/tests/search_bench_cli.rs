@@ -45,10 +45,19 @@ fn fers_bench_search_compares_nps() {
 #[test]
 fn fers_bench_search_names_a_missing_binary() {
     let out = Command::new(env!("CARGO_BIN_EXE_fers-bench"))
-        .args(["search", "--fers", "/nonexistent/fers", "--fsf", "/bin/true"])
+        .args([
+            "search",
+            "--fers",
+            "/nonexistent/fers",
+            "--fsf",
+            "/bin/true",
+        ])
         .output()
         .expect("fers-bench starts");
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("cannot start /nonexistent/fers"), "{stderr}");
+    assert!(
+        stderr.contains("cannot start /nonexistent/fers"),
+        "{stderr}"
+    );
 }
