@@ -4,10 +4,12 @@
 //! fers-core), and XBoard engines (Fairy-Max with `edit`, Sjaak II with
 //! `setboard`) against each other and against a UCI engine.
 //!
-//! The engines: Fairy-Stockfish at a low fixed depth until fers' search
-//! lands (then fers itself). A missing engine, python3 or python-chess
-//! skips a test with a `SKIPPED:` line, except under CI (`CI` set) where
-//! Fairy-Stockfish and python-chess are required.
+//! The engines: two fers instances at a low fixed depth (the `fers` binary
+//! that `cargo test --workspace` builds next to `fers-match`), or two
+//! Fairy-Stockfish instances while that fers has no search (`fers bench`
+//! fails). A missing engine, python3 or python-chess skips a test with a
+//! `SKIPPED:` line, except under CI (`CI` set) where an engine and
+//! python-chess are required. `FERS_MATCH_ENGINE=/path` picks the engine.
 
 use fers_core::{variant_file, MoveList, Position};
 use fers_tools::san::to_san;
@@ -41,6 +43,25 @@ fn find_engine(name: &str, env: &str) -> Option<PathBuf> {
 
 fn fsf() -> Option<PathBuf> {
     find_engine("fairy-stockfish", "FERS_FAIRY_STOCKFISH")
+}
+
+/// The engine the chess and Capablanca matches use: fers when it can
+/// search, else Fairy-Stockfish.
+fn engine_under_test() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("FERS_MATCH_ENGINE") {
+        return Some(PathBuf::from(p));
+    }
+    let fers = PathBuf::from(env!("CARGO_BIN_EXE_fers-match")).with_file_name("fers");
+    let searches = fers.is_file()
+        && Command::new(&fers)
+            .args(["bench", "1"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+    let chosen = if searches { Some(fers) } else { fsf() };
+    if let Some(p) = &chosen {
+        let _ = writeln!(std::io::stderr(), "match engine: {}", p.display());
+    }
+    chosen
 }
 
 struct Temp(PathBuf);
@@ -183,8 +204,12 @@ print("python-chess ok", n)
 #[test]
 fn chess_match_pgn_parses_in_python_chess() {
     let test = "chess_match_pgn_parses_in_python_chess";
-    let Some(engine) = fsf() else {
-        return skip(test, "fairy-stockfish not found", true);
+    let Some(engine) = engine_under_test() else {
+        return skip(
+            test,
+            "neither a searching fers nor fairy-stockfish found",
+            true,
+        );
     };
     let pgn = Temp::new("chess.pgn");
     let openings = repo().join("tests/data/openings-8moves-2000.epd");
@@ -239,8 +264,12 @@ fn chess_match_pgn_parses_in_python_chess() {
 #[test]
 fn capablanca_match_from_variant_file() {
     let test = "capablanca_match_from_variant_file";
-    let Some(engine) = fsf() else {
-        return skip(test, "fairy-stockfish not found", true);
+    let Some(engine) = engine_under_test() else {
+        return skip(
+            test,
+            "neither a searching fers nor fairy-stockfish found",
+            true,
+        );
     };
     let pgn = Temp::new("capablanca.pgn");
     let file = repo().join("variants/examples.ini");
