@@ -1,7 +1,16 @@
 //! fers-engine: protocols, search and evaluation over fers-core.
 
+pub mod bench;
 pub mod engine;
+pub mod evaluate;
 pub mod options;
+pub mod search;
+pub mod thread;
+pub mod timeman;
+pub mod tt;
 pub mod uci;
 
 pub use engine::Engine;
+pub use search::Reporter;
+pub use thread::{SearchOptions, SearchPool, SearchResult};
+pub use timeman::Limits;

@@ -1,0 +1,753 @@
+//! Static evaluation, a per-variant component.
+//!
+//! Everything is computed from the variant's data, so any board size and any
+//! piece is evaluated without hand tuning:
+//! - piece values: the orthodox pieces (recognised by their movement, not
+//!   their name) get hand-tuned values; any other piece gets a value from its
+//!   average mobility on an empty board, riders weighted by a decay per step
+//!   (a rough model of a board with pieces on it);
+//! - piece-square tables: from each piece's empty-board mobility on each
+//!   square (centralisation where it matters), pawn advancement, a king that
+//!   hides in the middlegame and centralises in the endgame;
+//! - mobility (safe from enemy pawns), king safety (attacks on the royal
+//!   piece's zone, pawn shield), pawn structure (passed, doubled, isolated,
+//!   supported), bishop pair, rooks on open files;
+//! - all of it tapered between middlegame and endgame by a game phase that
+//!   is measured against the variant's start position.
+//!
+//! Tunable numbers live in [`Params`] (one place, [`PARAMS`]).
+
+use fers_core::geometry::{SquareSet, MAX_SQUARES, NO_SQ};
+use fers_core::piece::{named_piece, Family, Mode};
+use fers_core::{Color, Position, Variant};
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+/// Tunable evaluation parameters (centipawns; `(mg, eg)` pairs).
+#[derive(Clone, Debug)]
+pub struct Params {
+    pub pawn: (i32, i32),
+    pub knight: (i32, i32),
+    pub bishop: (i32, i32),
+    pub rook: (i32, i32),
+    pub queen: (i32, i32),
+    /// Auto value of a fairy piece: `lin * m + quad * m^2` (m = decayed
+    /// empty-board mobility), in hundredths of a centipawn.
+    pub auto_lin: i32,
+    pub auto_quad: i32,
+    /// Decay per rider step when measuring mobility (percent).
+    pub rider_decay: i32,
+    /// Centralisation weight of piece-square tables (percent of value / 10).
+    pub center_mg: i32,
+    pub center_eg: i32,
+    /// Mobility slope numerator: bonus per square = mob_scale / avg mobility.
+    pub mob_scale_mg: i32,
+    pub mob_scale_eg: i32,
+    pub pawn_advance_mg: [i32; 8],
+    pub pawn_advance_eg: [i32; 8],
+    pub passed_mg: [i32; 8],
+    pub passed_eg: [i32; 8],
+    pub pawn_center_mg: i32,
+    pub doubled: (i32, i32),
+    pub isolated: (i32, i32),
+    pub supported: (i32, i32),
+    pub bishop_pair: (i32, i32),
+    pub rook_open: (i32, i32),
+    pub rook_semi_open: (i32, i32),
+    pub shield1: i32,
+    pub shield2: i32,
+    pub king_open_file: i32,
+    /// King danger: penalty = units^2 / king_danger_div, capped.
+    pub king_danger_div: i32,
+    pub king_danger_cap: i32,
+    pub tempo: i32,
+    pub king_rank_mg: i32,
+    pub king_center_eg: i32,
+    pub passed_king_dist_eg: i32,
+}
+
+pub const PARAMS: Params = Params {
+    pawn: (85, 110),
+    knight: (330, 310),
+    bishop: (345, 330),
+    rook: (470, 540),
+    queen: (1000, 1000),
+    auto_lin: 5500,
+    auto_quad: 120,
+    rider_decay: 60,
+    center_mg: 10,
+    center_eg: 6,
+    mob_scale_mg: 36,
+    mob_scale_eg: 40,
+    pawn_advance_mg: [0, 0, 3, 8, 15, 25, 40, 0],
+    pawn_advance_eg: [0, 0, 5, 12, 22, 35, 55, 0],
+    passed_mg: [0, 5, 8, 14, 28, 50, 85, 0],
+    passed_eg: [0, 12, 18, 32, 55, 95, 150, 0],
+    pawn_center_mg: 12,
+    doubled: (-8, -20),
+    isolated: (-10, -14),
+    supported: (8, 6),
+    bishop_pair: (25, 50),
+    rook_open: (25, 10),
+    rook_semi_open: (12, 6),
+    shield1: 14,
+    shield2: 7,
+    king_open_file: -18,
+    king_danger_div: 6,
+    king_danger_cap: 600,
+    tempo: 14,
+    king_rank_mg: 14,
+    king_center_eg: 10,
+    passed_king_dist_eg: 6,
+};
+
+/// Value of a draw.
+pub const DRAW: i32 = 0;
+
+/// Per-variant tables, built once per variant.
+pub struct EvalTables {
+    pub variant: &'static Variant,
+    n: usize,
+    /// Middlegame/endgame material value per kind (royal: 0).
+    pub value: Vec<(i32, i32)>,
+    /// Value for move ordering and pruning (midgame value; royal large).
+    pub order_value: Vec<i32>,
+    /// `pst[colour][kind][sq]`, material included.
+    pst: [Vec<[(i32, i32); MAX_SQUARES]>; 2],
+    /// Mobility bonus per safe square and the average subtracted.
+    mob: Vec<(i32, i32)>,
+    mob_avg: Vec<i32>,
+    phase_w: Vec<i32>,
+    phase_total: i32,
+    /// Squares around each square (king step), for the king zone.
+    zone: Vec<SquareSet>,
+    /// Kinds with an orthogonal rider component (rook-like).
+    orth_rider: Vec<bool>,
+    bishop_kind: Option<u8>,
+    /// May the search use null moves (no zugzwang-prone rules)?
+    pub null_move_ok: bool,
+    /// The variant has stalemate as a draw and a royal piece (chess-like).
+    pub chess_like: bool,
+}
+
+/// Empty-board mobility of a kind from a square; riders count each further
+/// step with weight `decay`^(k-1).
+fn empty_mobility(v: &Variant, kind: usize, sq: u8, decay: f64) -> f64 {
+    let mut m = 0.0;
+    for c in &v.components[kind] {
+        match c.family {
+            Family::Leaper => {
+                for &d in &c.dirs {
+                    if v.steps.step(d, sq) != NO_SQ {
+                        m += 1.0;
+                    }
+                }
+            }
+            Family::Rider => {
+                for &d in &c.dirs {
+                    let mut w = 1.0;
+                    let mut s = v.steps.step(d, sq);
+                    let mut n = 0;
+                    while s != NO_SQ && s != sq && n < 24 {
+                        m += w;
+                        w *= decay;
+                        s = v.steps.step(d, s);
+                        n += 1;
+                    }
+                }
+            }
+            Family::Pawn => m += 1.0,
+            _ => {
+                // Families without a generator yet: count their leg vectors
+                // as leaps (a rough but positive value).
+                for &d in &c.dirs {
+                    if v.steps.step(d, sq) != NO_SQ {
+                        m += 1.0;
+                    }
+                }
+            }
+        }
+        if c.mode != Mode::Both {
+            // Move-only or capture-only halves count half.
+            m *= 0.75;
+        }
+    }
+    m
+}
+
+fn same_movement(v: &Variant, kind: usize, name: &str) -> bool {
+    named_piece(name)
+        .map(|s| v.pieces[kind].movement.to_string() == s)
+        .unwrap_or(false)
+}
+
+impl EvalTables {
+    /// Tables for a variant (cached: built once per variant).
+    pub fn for_variant(v: &'static Variant) -> Arc<EvalTables> {
+        static CACHE: OnceLock<parking_lot::Mutex<HashMap<usize, Arc<EvalTables>>>> =
+            OnceLock::new();
+        let cache = CACHE.get_or_init(|| parking_lot::Mutex::new(HashMap::new()));
+        let key = v as *const Variant as usize;
+        let mut map = cache.lock();
+        map.entry(key)
+            .or_insert_with(|| Arc::new(EvalTables::build(v, &PARAMS)))
+            .clone()
+    }
+
+    pub fn build(v: &'static Variant, p: &Params) -> EvalTables {
+        let n = v.pieces.len();
+        let geo = v.geometry;
+        let nsq = geo.num_squares();
+        let decay = p.rider_decay as f64 / 100.0;
+        let mut value = vec![(0, 0); n];
+        let mut order_value = vec![0; n];
+        let mut mob = vec![(0, 0); n];
+        let mut mob_avg = vec![0; n];
+        let mut phase_w = vec![0; n];
+        let mut orth_rider = vec![false; n];
+        let mut bishop_kind = None;
+        let mut avg_mob_f = vec![0.0; n];
+        for k in 0..n {
+            let royal = v.royal_kind == Some(k as u8);
+            let pawn = v.pawn_kind == Some(k as u8);
+            let avg: f64 =
+                (0..nsq as u8).map(|s| empty_mobility(v, k, s, decay)).sum::<f64>() / nsq as f64;
+            avg_mob_f[k] = avg;
+            let auto = ((p.auto_lin as f64 * avg + p.auto_quad as f64 * avg * avg) / 100.0) as i32;
+            let val = if pawn {
+                p.pawn
+            } else if same_movement(v, k, "knight") {
+                p.knight
+            } else if same_movement(v, k, "bishop") {
+                bishop_kind = Some(k as u8);
+                p.bishop
+            } else if same_movement(v, k, "rook") {
+                p.rook
+            } else if same_movement(v, k, "queen") {
+                p.queen
+            } else {
+                (auto, auto)
+            };
+            orth_rider[k] = v.components[k].iter().any(|c| {
+                c.family == Family::Rider
+                    && c.dirs.iter().any(|&d| {
+                        let (x, y) = v.steps.vectors[d as usize];
+                        x == 0 || y == 0
+                    })
+            });
+            if royal {
+                value[k] = (0, 0);
+                order_value[k] = 20000;
+            } else {
+                value[k] = val;
+                order_value[k] = val.0;
+            }
+            if !royal && !pawn {
+                phase_w[k] = (val.0 + 50) / 100;
+                // Full-board mobility (no decay) for the mobility term.
+                let full: f64 = (0..nsq as u8)
+                    .map(|s| empty_mobility(v, k, s, 1.0))
+                    .sum::<f64>()
+                    / nsq as f64;
+                let full = full.max(1.0);
+                mob[k] = (
+                    (p.mob_scale_mg as f64 / full).round() as i32,
+                    (p.mob_scale_eg as f64 / full).round() as i32,
+                );
+                // Typical mobility in play is about 45% of the empty board's.
+                mob_avg[k] = (full * 0.45 * 16.0) as i32; // in 1/16 squares
+            }
+        }
+
+        // Piece-square tables (White's view; Black mirrored by rank).
+        let mut pst_w = vec![[(0, 0); MAX_SQUARES]; n];
+        let center_f = (geo.files as f64 - 1.0) / 2.0;
+        let center_r = (geo.ranks as f64 - 1.0) / 2.0;
+        let scale_rank = |r: u8| -> usize {
+            // Relative rank mapped onto 0..7 for the 8-entry tables.
+            if geo.ranks <= 1 {
+                return 0;
+            }
+            ((r as usize * 7 + (geo.ranks as usize - 1) / 2) / (geo.ranks as usize - 1)).min(7)
+        };
+        for k in 0..n {
+            let royal = v.royal_kind == Some(k as u8);
+            let pawn = v.pawn_kind == Some(k as u8);
+            for sq in 0..nsq as u8 {
+                let f = geo.file_of(sq) as f64;
+                let r = geo.rank_of(sq);
+                let (mut mg, mut eg) = value[k];
+                if pawn {
+                    let rr = scale_rank(r);
+                    mg += p.pawn_advance_mg[rr];
+                    eg += p.pawn_advance_eg[rr];
+                    let fd = (f - center_f).abs();
+                    if fd < 1.0 && (2..=4).contains(&rr) {
+                        mg += p.pawn_center_mg;
+                    }
+                } else if royal {
+                    let fd = (f - center_f).abs();
+                    mg += -p.king_rank_mg * r.min(4) as i32 - 20 + (10.0 * fd.min(3.0)) as i32;
+                    let cd = fd.max((r as f64 - center_r).abs());
+                    eg += (p.king_center_eg as f64 * (2.5 - cd)) as i32;
+                } else {
+                    let m = empty_mobility(v, k, sq, decay);
+                    let avg = avg_mob_f[k].max(0.5);
+                    let rel = (m - avg) / avg;
+                    mg += (rel * value[k].0 as f64 * p.center_mg as f64 / 100.0) as i32;
+                    eg += (rel * value[k].1 as f64 * p.center_eg as f64 / 100.0) as i32;
+                }
+                pst_w[k][sq as usize] = (mg, eg);
+            }
+        }
+        let mut pst_b = vec![[(0, 0); MAX_SQUARES]; n];
+        for k in 0..n {
+            for sq in 0..nsq as u8 {
+                let m = geo.square(geo.file_of(sq), geo.ranks - 1 - geo.rank_of(sq));
+                pst_b[k][sq as usize] = pst_w[k][m as usize];
+            }
+        }
+
+        let mut zone = vec![SquareSet::EMPTY; MAX_SQUARES];
+        for sq in 0..nsq as u8 {
+            let mut z = SquareSet::EMPTY;
+            z.insert(sq);
+            for dx in -1..=1 {
+                for dy in -1..=1 {
+                    if let Some(t) = geo.offset(sq, dx, dy) {
+                        z.insert(t);
+                    }
+                }
+            }
+            zone[sq as usize] = z;
+        }
+
+        // Phase total from the start position.
+        let start = Position::startpos(v);
+        let mut phase_total = 0;
+        for c in [Color::White, Color::Black] {
+            for sq in start.occupied(c).iter() {
+                phase_total += phase_w[start.piece_at(sq).kind() as usize];
+            }
+        }
+
+        let chess_like = v.royal_kind.is_some()
+            && v.stalemate == fers_core::variant::StalemateRule::Draw;
+        EvalTables {
+            variant: v,
+            n,
+            value,
+            order_value,
+            pst: [pst_w, pst_b],
+            mob,
+            mob_avg,
+            phase_w,
+            phase_total: phase_total.max(1),
+            zone,
+            orth_rider,
+            bishop_kind,
+            null_move_ok: chess_like,
+            chess_like,
+        }
+    }
+
+    /// Game phase 0 (bare endgame) ..= 256 (start position).
+    pub fn phase(&self, pos: &Position) -> i32 {
+        let mut ph = 0;
+        for c in [Color::White, Color::Black] {
+            for sq in pos.occupied(c).iter() {
+                ph += self.phase_w[pos.piece_at(sq).kind() as usize];
+            }
+        }
+        ph.min(self.phase_total) * 256 / self.phase_total
+    }
+
+    /// Non-pawn, non-royal material of a side (midgame values).
+    pub fn non_pawn_material(&self, pos: &Position, c: Color) -> i32 {
+        let v = self.variant;
+        pos.occupied(c)
+            .iter()
+            .map(|sq| {
+                let k = pos.piece_at(sq).kind();
+                if Some(k) == v.pawn_kind {
+                    0
+                } else {
+                    self.value[k as usize].0
+                }
+            })
+            .sum()
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct S(i32, i32);
+impl std::ops::AddAssign<(i32, i32)> for S {
+    #[inline]
+    fn add_assign(&mut self, o: (i32, i32)) {
+        self.0 += o.0;
+        self.1 += o.1;
+    }
+}
+
+/// Per-side information gathered in a first pass.
+struct SideInfo {
+    pawn_files: [u8; 16],
+    /// Most advanced / least advanced pawn rank per file (relative).
+    pawn_attacks: SquareSet,
+    /// Per file: lowest and highest rank of this side's pawns.
+    pawn_min: [u8; 16],
+    pawn_max: [u8; 16],
+    royal: u8,
+    non_pawn: i32,
+    pawns: i32,
+    bishops: i32,
+}
+
+/// Evaluates the position from the side to move's point of view.
+pub fn evaluate(pos: &Position, t: &EvalTables) -> i32 {
+    let v = t.variant;
+    let geo = v.geometry;
+    let p = &PARAMS;
+    let mut side = [S::default(), S::default()];
+    let mut info: [SideInfo; 2] = [0, 1].map(|_| SideInfo {
+        pawn_files: [0; 16],
+        pawn_attacks: SquareSet::EMPTY,
+        pawn_min: [u8::MAX; 16],
+        pawn_max: [0; 16],
+        royal: NO_SQ,
+        non_pawn: 0,
+        pawns: 0,
+        bishops: 0,
+    });
+
+    // Pass 1: material + PST, pawn files, pawn attacks, phase.
+    let mut phase_sum = 0;
+    for c in [Color::White, Color::Black] {
+        let ci = c.index();
+        let pst = &t.pst[ci];
+        let mut s = S::default();
+        for sq in pos.occupied(c).iter() {
+            let k = pos.piece_at(sq).kind() as usize;
+            if k >= t.n {
+                continue;
+            }
+            s += pst[k][sq as usize];
+            phase_sum += t.phase_w[k];
+            if Some(k as u8) == v.pawn_kind {
+                let f = (geo.file_of(sq) as usize).min(15);
+                let r = geo.rank_of(sq);
+                info[ci].pawn_files[f] += 1;
+                info[ci].pawn_min[f] = info[ci].pawn_min[f].min(r);
+                info[ci].pawn_max[f] = info[ci].pawn_max[f].max(r);
+                info[ci].pawns += 1;
+                for &d in &v.pawn_captures[ci] {
+                    let to = v.steps.step(d, sq);
+                    if to != NO_SQ {
+                        info[ci].pawn_attacks.insert(to);
+                    }
+                }
+            } else if Some(k as u8) == v.royal_kind {
+                info[ci].royal = sq;
+            } else {
+                info[ci].non_pawn += t.value[k].0;
+                if Some(k as u8) == t.bishop_kind {
+                    info[ci].bishops += 1;
+                }
+            }
+        }
+        if info[ci].bishops >= 2 {
+            s += p.bishop_pair;
+        }
+        side[ci] = s;
+    }
+
+    // Pass 2: mobility, king attacks, pawn structure, rook files.
+    let mut danger_units = [0i32; 2]; // units against colour's king
+    let mut attackers = [0i32; 2];
+    for c in [Color::White, Color::Black] {
+        let ci = c.index();
+        let them = c.flip();
+        let ti = them.index();
+        let own = pos.occupied(c);
+        let enemy_king_zone = if info[ti].royal != NO_SQ {
+            t.zone[info[ti].royal as usize]
+        } else {
+            SquareSet::EMPTY
+        };
+        let unsafe_sq = info[ti].pawn_attacks;
+        let mut s = S::default();
+        for sq in own.iter() {
+            let k = pos.piece_at(sq).kind();
+            let ku = k as usize;
+            if ku >= t.n {
+                continue;
+            }
+            if Some(k) == v.pawn_kind {
+                // Pawn structure.
+                let f = geo.file_of(sq) as usize;
+                let rr = v.relative_rank(c, sq);
+                if info[ci].pawn_files[f] > 1 {
+                    s += (p.doubled.0 / 2, p.doubled.1 / 2);
+                }
+                let left = if f > 0 { info[ci].pawn_files[f - 1] } else { 0 };
+                let right = if f + 1 < 16 { info[ci].pawn_files[f + 1] } else { 0 };
+                if left == 0 && right == 0 {
+                    s += p.isolated;
+                }
+                if info[ci].pawn_attacks.contains(sq) {
+                    s += p.supported;
+                }
+                // Passed: no enemy pawn ahead on this or adjacent files.
+                if is_passed(&info[ti], geo.files as usize, c, f, geo.rank_of(sq)) {
+                    let idx = scale_rank8(geo.ranks, rr);
+                    s += (p.passed_mg[idx], p.passed_eg[idx]);
+                    // King distances to the square in front (endgame).
+                    let front = v.steps.step(v.pawn_push[ci], sq);
+                    if front != NO_SQ && info[ti].royal != NO_SQ && info[ci].royal != NO_SQ {
+                        let dt = dist(geo, info[ti].royal, front);
+                        let do_ = dist(geo, info[ci].royal, front);
+                        s += (
+                            0,
+                            (dt - do_) * p.passed_king_dist_eg * (idx as i32).max(1) / 3,
+                        );
+                    }
+                }
+                continue;
+            }
+            if Some(k) == v.royal_kind {
+                continue;
+            }
+            // Mobility and king-zone attacks.
+            let mut m = 0i32;
+            let mut hits = 0i32;
+            for comp in &v.components[ku] {
+                if comp.mode == Mode::MoveOnly {
+                    // counts for mobility only
+                }
+                match comp.family {
+                    Family::Rider => {
+                        for &d in &comp.dirs {
+                            let mut to = v.steps.step(d, sq);
+                            while to != NO_SQ && to != sq {
+                                let q = pos.piece_at(to);
+                                if !unsafe_sq.contains(to) && !own.contains(to) {
+                                    m += 1;
+                                }
+                                if enemy_king_zone.contains(to) {
+                                    hits += 1;
+                                }
+                                if !q.is_empty() {
+                                    break;
+                                }
+                                to = v.steps.step(d, to);
+                            }
+                        }
+                    }
+                    _ => {
+                        for &d in &comp.dirs {
+                            let to = v.steps.step(d, sq);
+                            if to == NO_SQ {
+                                continue;
+                            }
+                            if !unsafe_sq.contains(to) && !own.contains(to) {
+                                m += 1;
+                            }
+                            if enemy_king_zone.contains(to) {
+                                hits += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            let (wm, we) = t.mob[ku];
+            let centered = m * 16 - t.mob_avg[ku];
+            s += (wm * centered / 16, we * centered / 16);
+            if hits > 0 {
+                attackers[ti] += 1;
+                danger_units[ti] += hits * (t.value[ku].0 / 100).max(1);
+            }
+            if t.orth_rider[ku] && v.pawn_kind.is_some() {
+                let f = geo.file_of(sq) as usize;
+                if info[ci].pawn_files[f] == 0 {
+                    if info[ti].pawn_files[f] == 0 {
+                        s += p.rook_open;
+                    } else {
+                        s += p.rook_semi_open;
+                    }
+                }
+            }
+        }
+        side[ci].0 += s.0;
+        side[ci].1 += s.1;
+    }
+
+    // King safety (middlegame): shield and danger.
+    for c in [Color::White, Color::Black] {
+        let ci = c.index();
+        let k = info[ci].royal;
+        if k == NO_SQ {
+            continue;
+        }
+        let mut mg = 0;
+        if let Some(pk) = v.pawn_kind {
+            if v.relative_rank(c, k) <= 1 {
+                let push = v.pawn_push[ci];
+                let pawn = fers_core::Piece::new(pk, c);
+                let kf = geo.file_of(k) as i32;
+                for df in -1..=1 {
+                    let f = kf + df;
+                    if f < 0 || f >= geo.files as i32 {
+                        continue;
+                    }
+                    let base = geo.square(f as u8, geo.rank_of(k));
+                    let s1 = v.steps.step(push, base);
+                    if s1 == NO_SQ {
+                        continue;
+                    }
+                    if pos.piece_at(s1) == pawn {
+                        mg += p.shield1;
+                    } else {
+                        let s2 = v.steps.step(push, s1);
+                        if s2 != NO_SQ && pos.piece_at(s2) == pawn {
+                            mg += p.shield2;
+                        }
+                    }
+                    if info[ci].pawn_files[f as usize] == 0 {
+                        mg += p.king_open_file;
+                    }
+                }
+            }
+        }
+        let units = danger_units[ci];
+        let n_att = attackers[ci];
+        if n_att >= 1 && info[c.flip().index()].non_pawn > 0 {
+            let scale = match n_att {
+                1 => 1,
+                2 => 3,
+                _ => 4,
+            };
+            let pen = (units * units * scale / (4 * p.king_danger_div)).min(p.king_danger_cap);
+            mg -= pen;
+        }
+        side[ci].0 += mg;
+    }
+
+    let us = pos.side_to_move();
+    let ui = us.index();
+    let ti = us.flip().index();
+    let mg = side[ui].0 - side[ti].0 + p.tempo;
+    let mut eg = side[ui].1 - side[ti].1;
+
+    // Endgame scaling: a side without pawns needs more than a minor piece.
+    let strong = if eg > 0 { ui } else { ti };
+    let weak = strong ^ 1;
+    if info[strong].pawns == 0 && v.pawn_kind.is_some() {
+        let diff = info[strong].non_pawn - info[weak].non_pawn;
+        if diff <= 400 {
+            eg /= if info[strong].non_pawn <= 400 { 16 } else { 4 };
+        }
+    }
+
+    let phase = phase_sum.min(t.phase_total) * 256 / t.phase_total;
+    let score = (mg * phase + eg * (256 - phase)) / 256;
+    // Fade towards a draw as the move-count rule approaches.
+    let rule = v.move_rule as i32;
+    if rule > 0 {
+        let hm = pos.halfmove_clock() as i32;
+        return score * (rule * 2 - hm).max(0) / (rule * 2);
+    }
+    score
+}
+
+#[inline]
+fn scale_rank8(ranks: u8, rr: u8) -> usize {
+    if ranks <= 1 {
+        return 0;
+    }
+    ((rr as usize * 7 + (ranks as usize - 1) / 2) / (ranks as usize - 1)).min(7)
+}
+
+#[inline]
+fn dist(geo: fers_core::Geometry, a: u8, b: u8) -> i32 {
+    let df = (geo.file_of(a) as i32 - geo.file_of(b) as i32).abs();
+    let dr = (geo.rank_of(a) as i32 - geo.rank_of(b) as i32).abs();
+    df.max(dr)
+}
+
+/// Is a pawn of `c` on file `f`, rank `r` passed, given the enemy's pawn
+/// ranks per file?
+#[inline]
+fn is_passed(enemy: &SideInfo, files: usize, c: Color, f: usize, r: u8) -> bool {
+    let lo = f.saturating_sub(1);
+    let hi = (f + 1).min(files - 1).min(15);
+    for ff in lo..=hi {
+        if enemy.pawn_files[ff] == 0 {
+            continue;
+        }
+        match c {
+            Color::White if enemy.pawn_max[ff] > r => return false,
+            Color::Black if enemy.pawn_min[ff] < r => return false,
+            _ => {}
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fers_core::variant;
+
+    #[test]
+    fn start_position_is_balanced() {
+        let v = variant::chess();
+        let t = EvalTables::for_variant(v);
+        let pos = Position::startpos(v);
+        let e = evaluate(&pos, &t);
+        assert_eq!(e, PARAMS.tempo, "only the tempo bonus at the start");
+        assert_eq!(t.phase(&pos), 256);
+    }
+
+    #[test]
+    fn symmetric_positions_mirror() {
+        let v = variant::chess();
+        let t = EvalTables::for_variant(v);
+        let a = Position::from_fen(
+            v,
+            "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        )
+        .unwrap();
+        let b = Position::from_fen(
+            v,
+            "rnbqk2r/pppp1ppp/5n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R b KQkq - 4 4",
+        )
+        .unwrap();
+        assert_eq!(evaluate(&a, &t), evaluate(&b, &t));
+    }
+
+    #[test]
+    fn material_counts() {
+        let v = variant::chess();
+        let t = EvalTables::for_variant(v);
+        let up_queen =
+            Position::from_fen(v, "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+                .unwrap();
+        assert!(evaluate(&up_queen, &t) > 700);
+    }
+
+    #[test]
+    fn auto_values_of_orthodox_pieces_are_sensible() {
+        // The formula used for fairy pieces, applied to the orthodox ones.
+        let v = variant::chess();
+        let decay = PARAMS.rider_decay as f64 / 100.0;
+        let auto = |k: usize| {
+            let avg: f64 = (0..64u8).map(|s| empty_mobility(v, k, s, decay)).sum::<f64>() / 64.0;
+            (PARAMS.auto_lin as f64 * avg + PARAMS.auto_quad as f64 * avg * avg) / 100.0
+        };
+        let (n, b, r, q) = (auto(1), auto(2), auto(3), auto(4));
+        assert!((250.0..400.0).contains(&n), "knight {n}");
+        assert!((250.0..400.0).contains(&b), "bishop {b}");
+        assert!((380.0..600.0).contains(&r), "rook {r}");
+        assert!((750.0..1100.0).contains(&q), "queen {q}");
+    }
+}

@@ -1,0 +1,980 @@
+//! The search: iterative deepening, principal variation search with
+//! aspiration windows, quiescence search, and the usual selectivity.
+//!
+//! Everything here goes through the `Position` API of fers-core (legal move
+//! generation, copy-make `play`, `in_check`, `is_capture`), so every variant
+//! is searched by the same code: games without a royal piece simply never
+//! report check; the stalemate rule of the variant scores positions with no
+//! legal move; the move-count rule and repetitions (against the game history
+//! and inside the tree) score draws.
+//!
+//! One [`Worker`] per thread; Lazy SMP workers share only the transposition
+//! table and the stop flag (see `thread.rs`).
+
+use crate::evaluate::{evaluate, EvalTables, DRAW};
+use crate::timeman::Budget;
+use crate::tt::{Bound, TranspositionTable};
+use fers_core::moves::MAX_MOVES;
+use fers_core::variant::StalemateRule;
+use fers_core::{Move, MoveList, Position};
+use parking_lot::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub const MAX_PLY: usize = 128;
+pub const MATE: i32 = 32000;
+pub const INF: i32 = 32500;
+/// Scores beyond this are mates.
+pub const MATE_IN_MAX: i32 = MATE - MAX_PLY as i32 - 8;
+
+/// Mate scores are stored relative to the node, not the root.
+#[inline]
+pub fn score_to_tt(s: i32, ply: i32) -> i32 {
+    if s >= MATE_IN_MAX {
+        s + ply
+    } else if s <= -MATE_IN_MAX {
+        s - ply
+    } else {
+        s
+    }
+}
+
+#[inline]
+pub fn score_from_tt(s: i32, ply: i32) -> i32 {
+    if s >= MATE_IN_MAX {
+        s - ply
+    } else if s <= -MATE_IN_MAX {
+        s + ply
+    } else {
+        s
+    }
+}
+
+/// UCI score text: `cp N` or `mate N`.
+pub fn score_text(s: i32) -> String {
+    if s >= MATE_IN_MAX {
+        format!("mate {}", (MATE - s + 1) / 2)
+    } else if s <= -MATE_IN_MAX {
+        format!("mate -{}", (MATE + s) / 2)
+    } else {
+        format!("cp {s}")
+    }
+}
+
+/// State shared by all workers of one search.
+pub struct SearchShared {
+    pub stop: AtomicBool,
+    /// Set while `go ponder` has not seen `ponderhit`.
+    pub pondering: AtomicBool,
+    /// Node counters of the workers (each written by its own worker).
+    pub nodes: Vec<AtomicU64>,
+    /// When the clock started for this move (moved by `ponderhit`).
+    pub start: Mutex<Instant>,
+    pub budget: Option<Budget>,
+    pub node_limit: Option<u64>,
+}
+
+impl SearchShared {
+    pub fn new(threads: usize, budget: Option<Budget>, node_limit: Option<u64>) -> Self {
+        SearchShared {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            nodes: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
+            start: Mutex::new(Instant::now()),
+            budget,
+            node_limit,
+        }
+    }
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+    pub fn elapsed(&self) -> Duration {
+        self.start.lock().elapsed()
+    }
+}
+
+/// A root move with its latest score and principal variation.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub prev_score: i32,
+    pub pv: Vec<Move>,
+    pub seldepth: usize,
+}
+
+/// One line of output for the protocol, already formatted.
+pub type Reporter = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// Per-thread search state.
+pub struct Worker {
+    pub id: usize,
+    pub shared: Arc<SearchShared>,
+    pub tt: Arc<TranspositionTable>,
+    pub eval: Arc<EvalTables>,
+    pub nodes: u64,
+    pub seldepth: usize,
+    /// Keys of the game since the last irreversible move, then of the
+    /// positions on the current search path (parents of the current node).
+    keys: Vec<u64>,
+    /// Repetition look-back stops here (set by null moves).
+    rep_floor: usize,
+    killers: Vec<[Move; 2]>,
+    history: Vec<i32>,
+    nsq: usize,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 2],
+    evals: [i32; MAX_PLY + 4],
+    scores: Vec<i32>,
+    pub root_moves: Vec<RootMove>,
+    pub root_depth: i32,
+    pv_idx: usize,
+    lmr: Vec<[u8; 64]>,
+    pub completed_depth: i32,
+    pub root_pos: Option<Position>,
+}
+
+const TIME_CHECK_MASK: u64 = 255;
+
+impl Worker {
+    pub fn new(
+        id: usize,
+        shared: Arc<SearchShared>,
+        tt: Arc<TranspositionTable>,
+        eval: Arc<EvalTables>,
+    ) -> Worker {
+        let nsq = eval.variant.geometry.num_squares();
+        let mut lmr = vec![[0u8; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                let v = 0.5 + (d as f64).ln() * (m as f64).ln() / 2.2;
+                *r = v.max(0.0) as u8;
+            }
+        }
+        Worker {
+            id,
+            shared,
+            tt,
+            eval,
+            nodes: 0,
+            seldepth: 0,
+            keys: Vec::with_capacity(1024),
+            rep_floor: 0,
+            killers: vec![[Move::NONE; 2]; MAX_PLY + 4],
+            history: vec![0; 2 * nsq * nsq],
+            nsq,
+            pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: [0; MAX_PLY + 2],
+            evals: [0; MAX_PLY + 4],
+            scores: vec![0; (MAX_PLY + 2) * MAX_MOVES],
+            root_moves: Vec::new(),
+            root_depth: 0,
+            pv_idx: 0,
+            lmr,
+            completed_depth: 0,
+            root_pos: None,
+        }
+    }
+
+    /// Sets the root: position, the history keys (oldest first, not the
+    /// root's own key) and the allowed root moves.
+    pub fn set_root(&mut self, pos: &Position, history: &[u64], searchmoves: &[Move]) {
+        self.keys.clear();
+        self.keys.extend_from_slice(history);
+        self.rep_floor = 0;
+        self.root_pos = Some(pos.clone());
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        self.root_moves = list
+            .iter()
+            .filter(|m| searchmoves.is_empty() || searchmoves.contains(m))
+            .map(|&mv| RootMove {
+                mv,
+                score: -INF,
+                prev_score: -INF,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+    }
+
+    #[inline]
+    fn stopped(&self) -> bool {
+        self.shared.stop.load(Ordering::Relaxed)
+    }
+
+    /// Counts a node and checks the limits (the main thread checks time).
+    #[inline]
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if self.nodes & TIME_CHECK_MASK == 0 {
+            self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+            if self.id == 0 {
+                self.check_limits();
+            }
+        } else if self.id == 0 {
+            if let Some(n) = self.shared.node_limit {
+                if self.nodes >= n && self.shared.nodes.len() == 1 {
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+
+    fn check_limits(&self) {
+        if self.root_depth <= 1 {
+            return; // always finish depth 1: there must be a move
+        }
+        if let Some(n) = self.shared.node_limit {
+            if self.shared.total_nodes() >= n {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.shared.pondering.load(Ordering::Relaxed) {
+            return;
+        }
+        if let Some(b) = self.shared.budget {
+            if self.shared.elapsed() >= b.hard {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Is this position a draw by repetition (path or game history), by the
+    /// move-count rule or by insufficient material?
+    #[inline]
+    fn is_draw(&self, pos: &Position) -> bool {
+        let v = pos.variant();
+        let hm = pos.halfmove_clock() as usize;
+        if v.move_rule > 0 && hm >= v.move_rule as usize {
+            return true;
+        }
+        let key = pos.key();
+        let n = self.keys.len();
+        let lim = hm.min(n - self.rep_floor.min(n));
+        let mut i = 2;
+        while i <= lim {
+            if self.keys[n - i] == key {
+                return true;
+            }
+            i += 2;
+        }
+        pos.insufficient_material()
+    }
+
+    #[inline]
+    fn hist_idx(&self, pos: &Position, m: Move) -> usize {
+        (pos.side_to_move().index() * self.nsq + m.from() as usize) * self.nsq + m.to() as usize
+    }
+
+    /// Score of the side to move with no legal move.
+    fn no_moves_score(pos: &Position, ply: usize) -> i32 {
+        if pos.in_check() {
+            return -MATE + ply as i32;
+        }
+        match pos.variant().stalemate {
+            StalemateRule::Draw => DRAW,
+            StalemateRule::Loss => -MATE + ply as i32,
+            StalemateRule::Win => MATE - ply as i32,
+        }
+    }
+
+    /// Orders moves: scores go into the per-ply score buffer.
+    fn score_moves(&mut self, pos: &Position, list: &MoveList, tt_move: Move, ply: usize) {
+        let base = ply * MAX_MOVES;
+        let ev = &self.eval;
+        let killers = self.killers[ply];
+        for (i, &m) in list.iter().enumerate() {
+            let s = if m == tt_move {
+                1 << 28
+            } else if pos.is_capture(m) {
+                let victim = pos.piece_at(m.to());
+                let vv = if victim.is_piece() {
+                    ev.order_value[victim.kind() as usize]
+                } else {
+                    ev.value.get(pos.variant().pawn_kind.unwrap_or(0) as usize).map(|v| v.0).unwrap_or(100)
+                };
+                let av = ev.order_value[pos.piece_at(m.from()).kind() as usize];
+                let promo = m.promotion().map(|k| ev.order_value[k as usize]).unwrap_or(0);
+                let mvv = vv * 8 - av / 16 + promo;
+                if av > vv + 50 && pos.attacked(m.to(), pos.side_to_move().flip()) {
+                    // Probably losing: after the killers.
+                    -(1 << 20) + mvv
+                } else {
+                    (1 << 24) + mvv
+                }
+            } else if let Some(k) = m.promotion() {
+                (1 << 23) + ev.order_value[k as usize]
+            } else if m == killers[0] {
+                (1 << 22) + 1
+            } else if m == killers[1] {
+                1 << 22
+            } else {
+                self.history[self.hist_idx(pos, m)]
+            };
+            self.scores[base + i] = s;
+        }
+    }
+
+    /// Picks the best remaining move into position `i`.
+    #[inline]
+    fn pick(&mut self, list: &mut MoveList, i: usize, ply: usize) -> (Move, i32) {
+        let base = ply * MAX_MOVES;
+        let n = list.len();
+        let mut best = i;
+        let mut bs = self.scores[base + i];
+        for j in i + 1..n {
+            let s = self.scores[base + j];
+            if s > bs {
+                bs = s;
+                best = j;
+            }
+        }
+        let moves = list.as_mut_slice();
+        moves.swap(i, best);
+        self.scores.swap(base + i, base + best);
+        (moves[i], bs)
+    }
+
+    fn update_history(&mut self, idx: usize, bonus: i32) {
+        let h = &mut self.history[idx];
+        *h += bonus - *h * bonus.abs() / 16384;
+    }
+
+    /// Alpha-beta (PVS) below the root.
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+        skip_null: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = ply;
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply, 0);
+        }
+        self.tick();
+        if self.stopped() {
+            return 0;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        // Draws and mate distance.
+        if self.is_draw(pos) {
+            // The move-count rule does not save a mated side.
+            if pos.in_check() && pos.count_legal() == 0 {
+                return -MATE + ply as i32;
+            }
+            return DRAW;
+        }
+        if ply >= MAX_PLY {
+            return evaluate(pos, &self.eval);
+        }
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = pos.key();
+        let tte = self.tt.probe(key, ply as i32);
+        let tt_move = tte.map(|e| e.mv).unwrap_or(Move::NONE);
+        if let Some(e) = tte {
+            if !pv_node
+                && e.depth >= depth
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score >= beta,
+                    Bound::Upper => e.score <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return e.score;
+            }
+        }
+
+        let in_check = pos.in_check();
+        let static_eval = if in_check {
+            -INF
+        } else {
+            let mut e = evaluate(pos, &self.eval);
+            if let Some(t) = tte {
+                if t.score.abs() < MATE_IN_MAX
+                    && match t.bound {
+                        Bound::Lower => t.score > e,
+                        Bound::Upper => t.score < e,
+                        Bound::Exact => true,
+                        Bound::None => false,
+                    }
+                {
+                    e = t.score;
+                }
+            }
+            e
+        };
+        self.evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        self.killers[ply + 1] = [Move::NONE; 2];
+
+        if !pv_node && !in_check {
+            // Reverse futility pruning.
+            if depth <= 7
+                && static_eval.abs() < MATE_IN_MAX
+                && static_eval - 75 * (depth - improving as i32) >= beta
+            {
+                return static_eval;
+            }
+            // Null move.
+            if !skip_null
+                && depth >= 3
+                && static_eval >= beta
+                && beta > -MATE_IN_MAX
+                && self.eval.null_move_ok && std::env::var("NONULL").is_err()
+                && self.eval.non_pawn_material(pos, pos.side_to_move()) > 0
+            {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let mut child = pos.clone();
+                child.play_null();
+                self.keys.push(key);
+                let floor = self.rep_floor;
+                self.rep_floor = self.keys.len();
+                let s = -self.search(&child, -beta, -beta + 1, depth - r, ply + 1, !cut_node, true);
+                self.rep_floor = floor;
+                self.keys.pop();
+                if self.stopped() {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_IN_MAX { beta } else { s };
+                }
+            }
+            // Razoring.
+            if depth <= 2 && static_eval + 250 * depth < alpha {
+                let q = self.qsearch(pos, alpha, beta, ply, 0);
+                if q < alpha {
+                    return q;
+                }
+            }
+        }
+        // Internal iterative reduction.
+        if tt_move.is_none() && depth >= 5 && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        if list.is_empty() {
+            return Self::no_moves_score(pos, ply);
+        }
+        self.score_moves(pos, &list, tt_move, ply);
+
+        let mut best = -INF;
+        let mut best_move = Move::NONE;
+        let mut quiets: [Move; 64] = [Move::NONE; 64];
+        let mut nquiets = 0;
+        let mut searched = 0usize;
+        let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+        let orig_alpha = alpha;
+
+        for i in 0..list.len() {
+            let (m, mscore) = self.pick(&mut list, i, ply);
+            let capture = pos.is_capture(m);
+            let quiet = !capture && m.promotion().is_none();
+
+            // Shallow pruning of late quiet moves.
+            if !pv_node && !in_check && best > -MATE_IN_MAX && quiet && searched > 0 {
+                if depth <= 6 && searched >= lmp_limit {
+                    continue;
+                }
+                if depth <= 6 && static_eval + 90 + 90 * depth <= alpha && mscore < (1 << 22) {
+                    // Futility: unless the move gives check (tested below).
+                    let mut child = pos.clone();
+                    child.play(m);
+                    if !child.in_check() {
+                        continue;
+                    }
+                }
+            }
+
+            let mut child = pos.clone();
+            child.play(m);
+            self.tt.prefetch(child.key());
+            let gives_check = child.in_check();
+            let ext = if gives_check && ply < 2 * self.root_depth as usize { 1 } else { 0 };
+            let new_depth = depth - 1 + ext;
+            searched += 1;
+            if quiet && nquiets < 64 {
+                quiets[nquiets] = m;
+                nquiets += 1;
+            }
+
+            self.keys.push(key);
+            let mut score;
+            if searched == 1 {
+                score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node, false);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && searched > 1 + pv_node as usize && (quiet || mscore < 0) {
+                    r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    if cut_node {
+                        r += 1;
+                    }
+                    if mscore >= (1 << 22) {
+                        r -= 1; // killers
+                    } else if quiet {
+                        r -= (mscore / 6000).clamp(-2, 2);
+                    }
+                    if gives_check || in_check {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true, false);
+                if score > alpha && r > 0 {
+                    score = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node, false);
+                }
+                if pv_node && score > alpha && score < beta {
+                    score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, false, false);
+                }
+            }
+            self.keys.pop();
+            if self.stopped() {
+                return 0;
+            }
+
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            let k = &mut self.killers[ply];
+                            if k[0] != m {
+                                k[1] = k[0];
+                                k[0] = m;
+                            }
+                            let bonus = (depth * depth * 16).min(1600);
+                            let idx = self.hist_idx(pos, m);
+                            self.update_history(idx, bonus);
+                            for &q in &quiets[..nquiets.saturating_sub(1)] {
+                                let qi = self.hist_idx(pos, q);
+                                self.update_history(qi, -bonus);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if searched == 0 {
+            // Every move was pruned: a fail low at the static eval.
+            return alpha.max(static_eval.min(alpha));
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if pv_node && best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, best_move, best, depth, bound, ply as i32);
+        best
+    }
+
+    #[inline]
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        self.pv[ply][ply] = m;
+        for j in ply + 1..child_len {
+            self.pv[ply][j] = self.pv[ply + 1][j];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// Quiescence: captures and promotions (all evasions in check).
+    fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, qdepth: u32) -> i32 {
+        self.pv_len[ply] = ply;
+        self.tick();
+        if self.stopped() {
+            return 0;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        let v = pos.variant();
+        if v.move_rule > 0 && pos.halfmove_clock() >= v.move_rule {
+            return DRAW;
+        }
+        if ply >= MAX_PLY {
+            return evaluate(pos, &self.eval);
+        }
+        let key = pos.key();
+        let tte = self.tt.probe(key, ply as i32);
+        if let Some(e) = tte {
+            if match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.score >= beta,
+                Bound::Upper => e.score <= alpha,
+                Bound::None => false,
+            } {
+                return e.score;
+            }
+        }
+        let in_check = pos.in_check();
+        let mut best = -INF;
+        let stand_pat;
+        if !in_check {
+            stand_pat = evaluate(pos, &self.eval);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            if stand_pat > alpha {
+                alpha = stand_pat;
+            }
+            best = stand_pat;
+        } else {
+            stand_pat = -INF;
+        }
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        if list.is_empty() {
+            return Self::no_moves_score(pos, ply);
+        }
+        let ev = self.eval.clone();
+        if !in_check {
+            list.retain(|m| {
+                if pos.is_capture(m) {
+                    return true;
+                }
+                // Promotions to the most valuable piece only.
+                if let Some(k) = m.promotion() {
+                    return ev.order_value[k as usize] >= 700;
+                }
+                // Quiet checks on the first quiescence ply.
+                if qdepth == 0 {
+                    let mut c = pos.clone();
+                    c.play(m);
+                    return c.in_check();
+                }
+                false
+            });
+        }
+        let them = pos.side_to_move().flip();
+        let tt_move = tte.map(|e| e.mv).unwrap_or(Move::NONE);
+        self.score_moves(pos, &list, tt_move, ply);
+        let mut best_move = Move::NONE;
+        for i in 0..list.len() {
+            let (m, _) = self.pick(&mut list, i, ply);
+            let mut child = pos.clone();
+            child.play(m);
+            if !in_check && !child.in_check() && pos.is_capture(m) && m.promotion().is_none() {
+                let victim = pos.piece_at(m.to());
+                let vv = if victim.is_piece() {
+                    ev.order_value[victim.kind() as usize]
+                } else {
+                    100
+                };
+                // Delta pruning.
+                if stand_pat + vv + 200 < alpha {
+                    continue;
+                }
+                // Losing captures (a more valuable piece takes a defended one).
+                let av = ev.order_value[pos.piece_at(m.from()).kind() as usize];
+                if av > vv + 50 && pos.attacked(m.to(), them) {
+                    continue;
+                }
+            }
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qdepth + 1);
+            if self.stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = m;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
+        self.tt.store(key, best_move, best, 0, bound, ply as i32);
+        best
+    }
+
+    /// Searches the root moves `pv_idx..` with the window; updates their
+    /// scores and PVs and sorts them. Returns the best score.
+    fn root_search(&mut self, pos: &Position, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+        let ply = 0;
+        self.pv_len[0] = 0;
+        let key = pos.key();
+        let in_check = pos.in_check();
+        let mut best = -INF;
+        let start = self.pv_idx;
+        for i in start..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            let mut child = pos.clone();
+            child.play(m);
+            let gives_check = child.in_check();
+            let new_depth = depth - 1 + gives_check as i32;
+            let quiet = !pos.is_capture(m) && m.promotion().is_none();
+            self.keys.push(key);
+            self.seldepth = self.seldepth.max(1);
+            let mut score;
+            let n = i - start + 1;
+            if n == 1 {
+                score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, false, false);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && n > 3 && quiet && !in_check && !gives_check {
+                    r = (self.lmr[(depth as usize).min(63)][n.min(63)] as i32 - 1).clamp(0, new_depth - 1);
+                }
+                score = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true, false);
+                if score > alpha && r > 0 {
+                    score = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, true, false);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, false, false);
+                }
+            }
+            self.keys.pop();
+            if std::env::var("DBG").is_ok() { eprintln!("root d{depth} {} n{n} score {score} alpha {alpha} beta {beta}", pos.move_to_uci(m)); }
+            if self.stopped() {
+                break;
+            }
+            let rm = &mut self.root_moves[i];
+            if n == 1 || score > alpha {
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(m);
+                let len = self.pv_len[1];
+                for j in 1..len {
+                    rm.pv.push(self.pv[1][j]);
+                }
+            } else {
+                rm.score = -INF;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        // Stable sort keeps the previous order among unsearched moves.
+        self.root_moves[start..].sort_by(|a, b| b.score.cmp(&a.score));
+        best
+    }
+
+    /// Iterative deepening. The main thread (id 0) reports through
+    /// `report` and manages time; helpers search the same root with a depth
+    /// skew and share what they find through the table.
+    pub fn iterate(
+        &mut self,
+        pos: &Position,
+        max_depth: i32,
+        multipv: usize,
+        mate_limit: Option<u32>,
+        report: Option<&Reporter>,
+    ) {
+        if self.root_moves.is_empty() {
+            return;
+        }
+        let multipv = multipv.clamp(1, self.root_moves.len());
+        let mut last_best = Move::NONE;
+        let mut stable = 0;
+        for depth in 1..=max_depth.min(MAX_PLY as i32 - 4) {
+            // Lazy SMP: helpers skip some depths so threads diverge.
+            if self.id > 0 && depth > 2 && (depth + self.id as i32) % 3 == 0 {
+                continue;
+            }
+            self.root_depth = depth;
+            for rm in self.root_moves.iter_mut() {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                let prev = self.root_moves[pv_idx].prev_score;
+                let mut delta = 18;
+                let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_IN_MAX {
+                    ((prev - delta).max(-INF), (prev + delta).min(INF))
+                } else {
+                    (-INF, INF)
+                };
+                loop {
+                    let score = self.root_search(pos, alpha, beta, depth);
+                    if self.stopped() {
+                        break;
+                    }
+                    if score <= alpha {
+                        if let Some(r) = report {
+                            self.report_bound(r, depth, pv_idx, score.max(alpha), "upperbound");
+                        }
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-INF);
+                    } else if score >= beta {
+                        if let Some(r) = report {
+                            self.report_bound(r, depth, pv_idx, score.min(beta), "lowerbound");
+                        }
+                        beta = (score + delta).min(INF);
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2 + 5;
+                    if delta > 1000 {
+                        alpha = -INF;
+                        beta = INF;
+                    }
+                }
+                // Keep the already-reported lines on top in MultiPV.
+                if pv_idx + 1 < multipv {
+                    self.root_moves[..=pv_idx].sort_by(|a, b| b.score.cmp(&a.score));
+                }
+                if self.stopped() {
+                    break;
+                }
+            }
+            if self.stopped() {
+                // A partial iteration still counts when its best move was searched.
+                if self.id == 0 && self.root_moves[0].score > -INF {
+                    if let Some(r) = report {
+                        self.report_lines(r, depth, multipv);
+                    }
+                }
+                break;
+            }
+            self.completed_depth = depth;
+            if self.id == 0 {
+                self.shared.nodes[0].store(self.nodes, Ordering::Relaxed);
+                if let Some(r) = report {
+                    self.report_lines(r, depth, multipv);
+                }
+            }
+            if self.id != 0 {
+                continue;
+            }
+            let best = &self.root_moves[0];
+            if let Some(n) = mate_limit {
+                if best.score >= MATE - 2 * n as i32 {
+                    break;
+                }
+            }
+            if best.mv == last_best {
+                stable += 1;
+            } else {
+                stable = 0;
+                last_best = best.mv;
+            }
+            // Soft time limit: stop early when the best move is stable.
+            if !self.shared.pondering.load(Ordering::Relaxed) {
+                if let Some(b) = self.shared.budget {
+                    let factor = match stable {
+                        0 => 1.4,
+                        1 => 1.1,
+                        2 => 0.9,
+                        _ => 0.7,
+                    };
+                    let el = self.shared.elapsed().as_secs_f64();
+                    if el > b.soft.as_secs_f64() * factor * 0.6 {
+                        break;
+                    }
+                }
+            }
+            // Only one legal move with a clock: no need to think.
+            if self.root_moves.len() == 1 && self.shared.budget.is_some() && depth >= 4 {
+                break;
+            }
+        }
+    }
+
+    fn info_prefix(&self, depth: i32, seldepth: usize, pv_idx: usize) -> String {
+        let el = self.shared.elapsed();
+        let nodes = self.shared.total_nodes().max(self.nodes);
+        let ms = el.as_millis() as u64;
+        let nps = nodes * 1000 / ms.max(1);
+        format!(
+            "info depth {depth} seldepth {} multipv {} ",
+            seldepth.max(depth as usize),
+            pv_idx + 1
+        ) + &format!(
+            "@ nodes {nodes} nps {nps} hashfull {} time {ms}",
+            self.tt.hashfull()
+        )
+    }
+
+    fn report_bound(&self, r: &Reporter, depth: i32, pv_idx: usize, score: i32, bound: &str) {
+        if self.shared.elapsed() < Duration::from_millis(2500) {
+            return;
+        }
+        let rm = &self.root_moves[pv_idx];
+        let pre = self.info_prefix(depth, self.seldepth, pv_idx);
+        let line = pre.replace("@", &format!("score {} {bound}", score_text(score)))
+            + " pv "
+            + &pv_text(&rm.pv, self.root_pos.as_ref());
+        r(&line);
+    }
+
+    fn report_lines(&self, r: &Reporter, depth: i32, multipv: usize) {
+        for i in 0..multipv.min(self.root_moves.len()) {
+            let rm = &self.root_moves[i];
+            let (score, d) = if rm.score == -INF {
+                (rm.prev_score, depth - 1)
+            } else {
+                (rm.score, depth)
+            };
+            if score == -INF || d < 1 {
+                continue;
+            }
+            let pre = self.info_prefix(d, rm.seldepth, i);
+            let line = pre.replace("@", &format!("score {}", score_text(score)))
+                + " pv "
+                + &pv_text(&rm.pv, self.root_pos.as_ref());
+            r(&line);
+        }
+    }
+}
+
+/// PV as text, checking legality move by move (stops at the first move that
+/// is not legal, which cannot happen with a correct search but GUIs check).
+pub fn pv_text(pv: &[Move], root: Option<&Position>) -> String {
+    let Some(root) = root else {
+        return String::new();
+    };
+    let mut pos = root.clone();
+    let mut out = Vec::new();
+    let mut list = MoveList::new();
+    for &m in pv {
+        pos.legal_moves(&mut list);
+        if !list.contains(m) {
+            break;
+        }
+        out.push(pos.move_to_uci(m));
+        pos.play(m);
+    }
+    out.join(" ")
+}

@@ -1,0 +1,244 @@
+//! Transposition table shared by all search threads.
+//!
+//! Entries are two `AtomicU64`s: `check = key ^ data` and `data`. A reader
+//! accepts an entry only when `check ^ data == key`, so an entry torn by a
+//! concurrent writer (one word old, one new) fails the test and reads as a
+//! miss: no lock, no torn data. Entries live in buckets of four (64 bytes, one
+//! cache line); the bucket is chosen from the key's high bits.
+
+use fers_core::Move;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// Bound type of a stored score.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    None = 0,
+    /// Score is an upper bound (fail low).
+    Upper = 1,
+    /// Score is a lower bound (fail high).
+    Lower = 2,
+    Exact = 3,
+}
+
+/// A decoded entry.
+#[derive(Clone, Copy, Debug)]
+pub struct TtEntry {
+    pub mv: Move,
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+const BUCKET: usize = 4;
+
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+// Data word layout:
+//   bits  0..24  move low 24 bits (from, to, promotion)
+//   bits 24..28  move flag
+//   bits 28..30  bound
+//   bits 30..32  unused
+//   bits 32..48  score (i16)
+//   bits 48..56  depth (i8)
+//   bits 56..64  generation
+// The static eval is not stored (recomputed: evaluation is cheap enough).
+
+/// The table.
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    buckets: u64,
+    generation: AtomicU8,
+}
+
+#[inline]
+fn pack(mv: Move, score: i32, depth: i32, bound: Bound, gen: u8) -> u64 {
+    (mv.0 as u64 & 0x0FFF_FFFF)
+        | (bound as u64) << 28
+        | ((score as i16 as u16) as u64) << 32
+        | ((depth.clamp(-128, 127) as i8 as u8) as u64) << 48
+        | (gen as u64) << 56
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> Self {
+        let bytes = mb.max(1) * 1024 * 1024;
+        let n_buckets = (bytes / (BUCKET * 16)).max(1);
+        let mut slots = Vec::with_capacity(n_buckets * BUCKET);
+        for _ in 0..n_buckets * BUCKET {
+            slots.push(Slot {
+                check: AtomicU64::new(0),
+                data: AtomicU64::new(0),
+            });
+        }
+        TranspositionTable {
+            slots,
+            buckets: n_buckets as u64,
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    /// Size in MB as created.
+    pub fn size_mb(&self) -> usize {
+        self.slots.len() * 16 / (1024 * 1024)
+    }
+
+    /// Empties every entry.
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.check.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: entries of older searches become replaceable.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET
+    }
+
+    /// Hint to the CPU that `key`'s bucket will be read soon.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p = self.slots.as_ptr().add(self.bucket(key)) as *const i8;
+            _mm_prefetch(p, _MM_HINT_T0);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// Looks a position up. Mate scores come back relative to the root of
+    /// the probe (`ply` plies from the search root).
+    #[inline]
+    pub fn probe(&self, key: u64, ply: i32) -> Option<TtEntry> {
+        let b = self.bucket(key);
+        for s in &self.slots[b..b + BUCKET] {
+            let data = s.data.load(Ordering::Relaxed);
+            let check = s.check.load(Ordering::Relaxed);
+            if check ^ data == key && data != 0 {
+                let bound = match (data >> 28) & 3 {
+                    1 => Bound::Upper,
+                    2 => Bound::Lower,
+                    3 => Bound::Exact,
+                    _ => Bound::None,
+                };
+                let score = (data >> 32) as u16 as i16 as i32;
+                return Some(TtEntry {
+                    mv: Move((data & 0x0FFF_FFFF) as u32),
+                    score: crate::search::score_from_tt(score, ply),
+                    eval: 0,
+                    depth: (data >> 48) as u8 as i8 as i32,
+                    bound,
+                });
+            }
+        }
+        None
+    }
+
+    /// Stores a result. Keeps the old move when the new one is none.
+    #[inline]
+    pub fn store(&self, key: u64, mv: Move, score: i32, depth: i32, bound: Bound, ply: i32) {
+        let gen = self.generation.load(Ordering::Relaxed);
+        let b = self.bucket(key);
+        let bucket = &self.slots[b..b + BUCKET];
+        // Same key, else the least valuable entry (shallow and old).
+        let mut victim = 0;
+        let mut worst = i32::MAX;
+        for (i, s) in bucket.iter().enumerate() {
+            let data = s.data.load(Ordering::Relaxed);
+            let check = s.check.load(Ordering::Relaxed);
+            if data == 0 || check ^ data == key {
+                victim = i;
+                if check ^ data == key && data != 0 {
+                    // Keep a deeper exact entry of the same search.
+                    let old_depth = (data >> 48) as u8 as i8 as i32;
+                    let old_gen = (data >> 56) as u8;
+                    if bound != Bound::Exact && old_gen == gen && old_depth > depth + 3 {
+                        return;
+                    }
+                }
+                break;
+            }
+            let d = (data >> 48) as u8 as i8 as i32;
+            let age = gen.wrapping_sub((data >> 56) as u8) as i32;
+            let value = d - 8 * age;
+            if value < worst {
+                worst = value;
+                victim = i;
+            }
+        }
+        let s = &bucket[victim];
+        let mut mv = mv;
+        if mv.is_none() {
+            let data = s.data.load(Ordering::Relaxed);
+            if s.check.load(Ordering::Relaxed) ^ data == key {
+                mv = Move((data & 0x0FFF_FFFF) as u32);
+            }
+        }
+        let data = pack(
+            mv,
+            crate::search::score_to_tt(score, ply),
+            depth,
+            bound,
+            gen,
+        );
+        s.data.store(data, Ordering::Relaxed);
+        s.check.store(key ^ data, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled entries written by the current search.
+    pub fn hashfull(&self) -> u32 {
+        let gen = self.generation.load(Ordering::Relaxed);
+        let n = self.slots.len().min(1000);
+        let used = self.slots[..n]
+            .iter()
+            .filter(|s| {
+                let d = s.data.load(Ordering::Relaxed);
+                d != 0 && (d >> 56) as u8 == gen
+            })
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fers_core::MoveFlag;
+
+    #[test]
+    fn store_and_probe() {
+        let tt = TranspositionTable::new(1);
+        let m = Move::new(12, 28, MoveFlag::DoubleStep);
+        tt.store(0xDEAD_BEEF_1234_5678, m, -321, 7, Bound::Lower, 0);
+        let e = tt.probe(0xDEAD_BEEF_1234_5678, 0).unwrap();
+        assert_eq!(e.mv, m);
+        assert_eq!(e.score, -321);
+        assert_eq!(e.depth, 7);
+        assert_eq!(e.bound, Bound::Lower);
+        assert!(tt.probe(0x1111, 0).is_none());
+        assert!(tt.hashfull() <= 1000);
+        tt.clear();
+        assert!(tt.probe(0xDEAD_BEEF_1234_5678, 0).is_none());
+    }
+
+    #[test]
+    fn promotion_moves_survive() {
+        let tt = TranspositionTable::new(1);
+        let m = Move::with_promotion(52, 60, 4);
+        tt.store(42, m, 5, 1, Bound::Exact, 0);
+        assert_eq!(tt.probe(42, 0).unwrap().mv, m);
+    }
+}
