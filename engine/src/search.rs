@@ -436,7 +436,7 @@ impl Worker {
                 && depth >= 3
                 && static_eval >= beta
                 && beta > -MATE_IN_MAX
-                && self.eval.null_move_ok && std::env::var("NONULL").is_err()
+                && self.eval.null_move_ok
                 && self.eval.non_pawn_material(pos, pos.side_to_move()) > 0
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
@@ -758,7 +758,6 @@ impl Worker {
                 }
             }
             self.keys.pop();
-            if std::env::var("DBG").is_ok() { eprintln!("root d{depth} {} n{n} score {score} alpha {alpha} beta {beta}", pos.move_to_uci(m)); }
             if self.stopped() {
                 break;
             }
@@ -892,7 +891,7 @@ impl Worker {
             }
             // Soft time limit: stop early when the best move is stable.
             if !self.shared.pondering.load(Ordering::Relaxed) {
-                if let Some(b) = self.shared.budget {
+                if let Some(b) = self.shared.budget.filter(|b| !b.fixed) {
                     let factor = match stable {
                         0 => 1.4,
                         1 => 1.1,

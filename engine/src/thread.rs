@@ -35,7 +35,7 @@ impl Default for SearchOptions {
         SearchOptions {
             threads: 1,
             multipv: 1,
-            move_overhead: 10,
+            move_overhead: 30,
         }
     }
 }

@@ -42,6 +42,8 @@ pub struct Budget {
     pub soft: Duration,
     /// Abort the search at this point.
     pub hard: Duration,
+    /// `movetime`: use the whole budget (no early stop).
+    pub fixed: bool,
 }
 
 /// Computes the budget for the side to move, or `None` without a time limit.
@@ -51,6 +53,7 @@ pub fn budget(limits: &Limits, us: Color, overhead_ms: u64) -> Option<Budget> {
         return Some(Budget {
             soft: Duration::from_millis(t),
             hard: Duration::from_millis(t),
+            fixed: true,
         });
     }
     let (time, inc) = match us {
@@ -74,6 +77,7 @@ pub fn budget(limits: &Limits, us: Color, overhead_ms: u64) -> Option<Budget> {
     Some(Budget {
         soft: Duration::from_millis(soft),
         hard: Duration::from_millis(hard),
+        fixed: false,
     })
 }
 

@@ -113,3 +113,376 @@ fn tactics_at_fixed_depth() {
     }
     assert!(failed.is_empty(), "unsolved:\n{}", failed.join("\n"));
 }
+
+fn wait_for_bestmove(lines: &Arc<Mutex<Vec<String>>>, timeout: Duration) -> Option<String> {
+    let t = Instant::now();
+    while t.elapsed() < timeout {
+        if let Some(l) = lines.lock().iter().find(|l| l.starts_with("bestmove")) {
+            return Some(l.clone());
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    None
+}
+
+fn assert_legal_bestmove(g: &Game, line: &str) {
+    let mut w = line.split_whitespace();
+    assert_eq!(w.next(), Some("bestmove"));
+    let best = w.next().unwrap();
+    let mut pos = g.position().clone();
+    let m = pos.parse_move(best).unwrap_or_else(|e| panic!("{line}: {e}"));
+    pos.play(m);
+    if w.next() == Some("ponder") {
+        let p = w.next().unwrap();
+        pos.parse_move(p).unwrap_or_else(|e| panic!("{line}: ponder {e}"));
+    }
+}
+
+#[test]
+fn stop_during_go_infinite_is_prompt() {
+    let mut pool = SearchPool::new(16);
+    for threads in [1, 2] {
+        pool.options.threads = threads;
+        let g = game("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+        let (rep, lines) = collector();
+        pool.go(
+            &g,
+            Limits {
+                infinite: true,
+                ..Default::default()
+            },
+            rep,
+        );
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(
+            !lines.lock().iter().any(|l| l.starts_with("bestmove")),
+            "go infinite must not end by itself"
+        );
+        let t = Instant::now();
+        pool.stop();
+        let bm = wait_for_bestmove(&lines, Duration::from_secs(2)).expect("bestmove after stop");
+        let took = t.elapsed();
+        assert!(took < Duration::from_millis(100), "stop took {took:?}");
+        assert_legal_bestmove(&g, &bm);
+        assert_pvs_legal(&g, &lines.lock());
+        pool.wait();
+    }
+}
+
+#[test]
+fn go_infinite_with_a_finished_search_waits_for_stop() {
+    // Mate in one is found at once; go infinite still waits for stop.
+    let mut pool = SearchPool::new(16);
+    let g = game(MATES[0].0);
+    let (rep, lines) = collector();
+    pool.go(
+        &g,
+        Limits {
+            infinite: true,
+            depth: Some(3),
+            ..Default::default()
+        },
+        rep,
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!lines.lock().iter().any(|l| l.starts_with("bestmove")));
+    pool.stop();
+    let bm = wait_for_bestmove(&lines, Duration::from_secs(2)).unwrap();
+    assert_eq!(bm, "bestmove h5f7");
+    pool.wait();
+}
+
+#[test]
+fn two_threads_give_legal_results() {
+    let mut pool = SearchPool::new(16);
+    pool.options.threads = 2;
+    for &(fen, _) in TACTICS.iter().take(6) {
+        let g = game(fen);
+        let (rep, lines) = collector();
+        let r = pool.search_sync(
+            &g,
+            Limits {
+                depth: Some(8),
+                ..Default::default()
+            },
+            rep,
+        );
+        assert_legal_bestmove(&g, &r.bestmove_line());
+        assert_pvs_legal(&g, &lines.lock());
+        assert!(r.nodes > 0);
+    }
+    // And on the clock, from the start position and a few moves in.
+    let mut g = Game::new(Position::startpos(variant::chess()));
+    for _ in 0..6 {
+        let (rep, lines) = collector();
+        pool.go(
+            &g,
+            Limits {
+                wtime: Some(2000),
+                btime: Some(2000),
+                winc: Some(20),
+                binc: Some(20),
+                ..Default::default()
+            },
+            rep,
+        );
+        let bm = wait_for_bestmove(&lines, Duration::from_secs(3)).expect("bestmove in time");
+        pool.wait();
+        assert_legal_bestmove(&g, &bm);
+        assert_pvs_legal(&g, &lines.lock());
+        g.play_str(bm.split_whitespace().nth(1).unwrap()).unwrap();
+    }
+}
+
+#[test]
+fn ponder_then_ponderhit_then_bestmove() {
+    let mut pool = SearchPool::new(16);
+    let g = game("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let (rep, lines) = collector();
+    pool.go(
+        &g,
+        Limits {
+            ponder: true,
+            wtime: Some(1000),
+            btime: Some(1000),
+            ..Default::default()
+        },
+        rep,
+    );
+    // While pondering the clock does not run: no bestmove even past the budget.
+    std::thread::sleep(Duration::from_millis(600));
+    assert!(!lines.lock().iter().any(|l| l.starts_with("bestmove")));
+    let t = Instant::now();
+    pool.ponderhit();
+    let bm = wait_for_bestmove(&lines, Duration::from_secs(2)).expect("bestmove after ponderhit");
+    assert!(t.elapsed() < Duration::from_millis(900), "{:?}", t.elapsed());
+    assert_legal_bestmove(&g, &bm);
+    pool.wait();
+
+    // Ponder miss: stop ends the ponder search at once.
+    let (rep, lines) = collector();
+    pool.go(
+        &g,
+        Limits {
+            ponder: true,
+            wtime: Some(1000),
+            btime: Some(1000),
+            ..Default::default()
+        },
+        rep,
+    );
+    std::thread::sleep(Duration::from_millis(100));
+    pool.stop();
+    let bm = wait_for_bestmove(&lines, Duration::from_millis(500)).expect("bestmove after stop");
+    assert_legal_bestmove(&g, &bm);
+    pool.wait();
+}
+
+#[test]
+fn no_legal_move_gives_bestmove_none() {
+    let mut pool = SearchPool::new(1);
+    // Checkmated and stalemated sides.
+    for fen in [
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+    ] {
+        let g = game(fen);
+        let (rep, lines) = collector();
+        pool.go(&g, Limits::default(), rep);
+        let bm = wait_for_bestmove(&lines, Duration::from_secs(2)).unwrap();
+        assert_eq!(bm, "bestmove (none)");
+        pool.wait();
+    }
+}
+
+#[test]
+fn multipv_and_searchmoves() {
+    let mut pool = SearchPool::new(16);
+    pool.options.multipv = 3;
+    let g = Game::new(Position::startpos(variant::chess()));
+    let (rep, lines) = collector();
+    pool.search_sync(
+        &g,
+        Limits {
+            depth: Some(6),
+            ..Default::default()
+        },
+        rep,
+    );
+    let lines = lines.lock().clone();
+    assert_pvs_legal(&g, &lines);
+    let last6: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth 6 ")).collect();
+    assert_eq!(last6.len(), 3, "{lines:?}");
+    let firsts: Vec<&str> = last6
+        .iter()
+        .map(|l| l.split(" pv ").nth(1).unwrap().split_whitespace().next().unwrap())
+        .collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    for (i, l) in last6.iter().enumerate() {
+        assert!(l.contains(&format!(" multipv {} ", i + 1)), "{l}");
+    }
+
+    pool.options.multipv = 1;
+    let (rep, _lines) = collector();
+    let r = pool.search_sync(
+        &g,
+        Limits {
+            depth: Some(5),
+            searchmoves: vec!["a2a3".into(), "h2h3".into()],
+            ..Default::default()
+        },
+        rep,
+    );
+    let b = r.best_text.unwrap();
+    assert!(b == "a2a3" || b == "h2h3", "{b}");
+}
+
+#[test]
+fn repetition_with_the_game_history_is_a_draw() {
+    // White (knight against queen) is lost, but Nf3 repeats a position of
+    // the game: the search must see that draw and take it.
+    let mut g = Game::new(
+        Position::from_fen(variant::chess(), "k7/8/8/8/8/1q6/8/6NK w - - 0 1").unwrap(),
+    );
+    for m in ["g1f3", "a8b8", "f3g1", "b8a8"] {
+        g.play_str(m).unwrap();
+    }
+    let mut pool = SearchPool::new(16);
+    let (rep, lines) = collector();
+    let r = pool.search_sync(
+        &g,
+        Limits {
+            depth: Some(8),
+            ..Default::default()
+        },
+        rep,
+    );
+    assert_pvs_legal(&g, &lines.lock());
+    assert_eq!(r.best_text.as_deref(), Some("g1f3"));
+    assert_eq!(r.score, 0);
+    // Without the history the same position is simply lost.
+    let fresh = Game::new(g.position().clone());
+    let (rep, _l) = collector();
+    let r = pool.search_sync(
+        &fresh,
+        Limits {
+            depth: Some(8),
+            ..Default::default()
+        },
+        rep,
+    );
+    assert!(r.score < -500, "{}", r.score);
+}
+
+#[test]
+fn fifty_move_rule_inside_the_tree() {
+    // Black is a queen up but the half-move clock is at 99: any quiet move
+    // draws; the score must be (near) a draw, not a queen up for Black.
+    let g = game("k7/8/8/8/8/1q6/8/6NK b - - 99 80");
+    let mut pool = SearchPool::new(16);
+    let (rep, _l) = collector();
+    let r = pool.search_sync(
+        &g,
+        Limits {
+            depth: Some(6),
+            ..Default::default()
+        },
+        rep,
+    );
+    // Capturing nothing resets nothing here: every black move reaches 100.
+    assert_eq!(r.score, 0, "{:?}", r);
+}
+
+#[test]
+fn node_and_depth_limits() {
+    let mut pool = SearchPool::new(16);
+    let g = Game::new(Position::startpos(variant::chess()));
+    let (rep, _l) = collector();
+    let r = pool.search_sync(
+        &g,
+        Limits {
+            nodes: Some(5000),
+            ..Default::default()
+        },
+        rep,
+    );
+    assert!(r.nodes <= 6000, "{}", r.nodes);
+    let (rep, _l) = collector();
+    let r = pool.search_sync(
+        &g,
+        Limits {
+            depth: Some(3),
+            ..Default::default()
+        },
+        rep,
+    );
+    assert_eq!(r.depth, 3);
+}
+
+/// Property test: random combinations of `go` parameters (including odd
+/// values) always end with a legal bestmove in bounded time.
+#[test]
+fn go_parameters_property() {
+    let mut pool = SearchPool::new(8);
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut rnd = |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "7k/8/6K1/8/8/8/8/6R1 w - - 0 1",
+    ];
+    let words_pool = [
+        "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime", "mate",
+        "searchmoves", "e2e4", "a1a2", "zz", "-5", "0", "1", "7", "30", "100", "99999999999",
+    ];
+    for i in 0..40 {
+        let g = game(fens[i % fens.len()]);
+        let mut words: Vec<&str> = Vec::new();
+        for _ in 0..rnd(8) {
+            words.push(words_pool[rnd(words_pool.len() as u64) as usize]);
+        }
+        // Always bound the search so the test stays fast.
+        words.extend(["movetime", "50"]);
+        threads_and_multipv(&mut pool, rnd(3) as usize + 1, rnd(3) as usize + 1);
+        let limits = Limits::parse_go(&words);
+        let (rep, lines) = collector();
+        let t = Instant::now();
+        pool.go(&g, limits, rep);
+        let bm = wait_for_bestmove(&lines, Duration::from_secs(3))
+            .unwrap_or_else(|| panic!("no bestmove for go {}", words.join(" ")));
+        assert!(t.elapsed() < Duration::from_millis(1500), "go {}", words.join(" "));
+        pool.wait();
+        assert_legal_bestmove(&g, &bm);
+        assert_pvs_legal(&g, &lines.lock());
+    }
+}
+
+fn threads_and_multipv(pool: &mut SearchPool, threads: usize, multipv: usize) {
+    pool.options.threads = threads;
+    pool.options.multipv = multipv;
+}
+
+#[test]
+fn parse_go_words() {
+    let l = Limits::parse_go(&[
+        "wtime", "1000", "btime", "2000", "winc", "10", "binc", "20", "movestogo", "5", "searchmoves",
+        "e2e4", "d2d4", "depth", "7",
+    ]);
+    assert_eq!(l.wtime, Some(1000));
+    assert_eq!(l.btime, Some(2000));
+    assert_eq!(l.winc, Some(10));
+    assert_eq!(l.binc, Some(20));
+    assert_eq!(l.movestogo, Some(5));
+    assert_eq!(l.depth, Some(7));
+    assert_eq!(l.searchmoves, vec!["e2e4".to_string(), "d2d4".to_string()]);
+    let l = Limits::parse_go(&["infinite", "ponder", "mate", "3", "nodes", "x"]);
+    assert!(l.infinite && l.ponder);
+    assert_eq!(l.mate, Some(3));
+    assert_eq!(l.nodes, None);
+}
