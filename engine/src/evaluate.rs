@@ -137,14 +137,14 @@ fn empty_mobility(v: &Variant, kind: usize, sq: u8, decay: f64) -> f64 {
     for c in &v.components[kind] {
         match c.family {
             Family::Leaper => {
-                for &d in &c.dirs {
+                for &d in &c.dirs[0] {
                     if v.steps.step(d, sq) != NO_SQ {
                         m += 1.0;
                     }
                 }
             }
             Family::Rider => {
-                for &d in &c.dirs {
+                for &d in &c.dirs[0] {
                     let mut w = 1.0;
                     let mut s = v.steps.step(d, sq);
                     let mut n = 0;
@@ -160,7 +160,7 @@ fn empty_mobility(v: &Variant, kind: usize, sq: u8, decay: f64) -> f64 {
             _ => {
                 // Families without a generator yet: count their leg vectors
                 // as leaps (a rough but positive value).
-                for &d in &c.dirs {
+                for &d in &c.dirs[0] {
                     if v.steps.step(d, sq) != NO_SQ {
                         m += 1.0;
                     }
@@ -230,7 +230,7 @@ impl EvalTables {
             };
             orth_rider[k] = v.components[k].iter().any(|c| {
                 c.family == Family::Rider
-                    && c.dirs.iter().any(|&d| {
+                    && c.dirs[0].iter().any(|&d| {
                         let (x, y) = v.steps.vectors[d as usize];
                         x == 0 || y == 0
                     })
@@ -526,7 +526,7 @@ pub fn evaluate(pos: &Position, t: &EvalTables) -> i32 {
                 }
                 match comp.family {
                     Family::Rider => {
-                        for &d in &comp.dirs {
+                        for &d in &comp.dirs[ci] {
                             let mut to = v.steps.step(d, sq);
                             while to != NO_SQ && to != sq {
                                 let q = pos.piece_at(to);
@@ -544,7 +544,7 @@ pub fn evaluate(pos: &Position, t: &EvalTables) -> i32 {
                         }
                     }
                     _ => {
-                        for &d in &comp.dirs {
+                        for &d in &comp.dirs[ci] {
                             let to = v.steps.step(d, sq);
                             if to == NO_SQ {
                                 continue;

@@ -427,7 +427,7 @@ impl Worker {
             // Reverse futility pruning.
             if depth <= 7
                 && static_eval.abs() < MATE_IN_MAX
-                && static_eval - 75 * (depth - improving as i32) >= beta
+                && static_eval - 130 * (depth - improving as i32) >= beta
             {
                 return static_eval;
             }
@@ -456,7 +456,7 @@ impl Worker {
                 }
             }
             // Razoring.
-            if depth <= 2 && static_eval + 250 * depth < alpha {
+            if depth <= 2 && static_eval + 300 + 150 * depth < alpha {
                 let q = self.qsearch(pos, alpha, beta, ply, 0);
                 if q < alpha {
                     return q;
@@ -480,7 +480,7 @@ impl Worker {
         let mut quiets: [Move; 64] = [Move::NONE; 64];
         let mut nquiets = 0;
         let mut searched = 0usize;
-        let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+        let lmp_limit = ((5 + depth * depth) * (1 + improving as i32) / 2) as usize;
         let orig_alpha = alpha;
 
         for i in 0..list.len() {
@@ -493,7 +493,7 @@ impl Worker {
                 if depth <= 6 && searched >= lmp_limit {
                     continue;
                 }
-                if depth <= 6 && static_eval + 90 + 90 * depth <= alpha && mscore < (1 << 22) {
+                if depth <= 6 && static_eval + 150 + 120 * depth <= alpha && mscore < (1 << 22) {
                     // Futility: unless the move gives check (tested below).
                     let mut child = pos.clone();
                     child.play(m);
