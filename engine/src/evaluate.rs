@@ -64,6 +64,8 @@ pub struct Params {
     pub king_rank_mg: i32,
     pub king_center_eg: i32,
     pub passed_king_dist_eg: i32,
+    pub threat_by_pawn: (i32, i32),
+    pub hanging: (i32, i32),
 }
 
 pub const PARAMS: Params = Params {
@@ -99,6 +101,8 @@ pub const PARAMS: Params = Params {
     king_rank_mg: 14,
     king_center_eg: 10,
     passed_king_dist_eg: 6,
+    threat_by_pawn: (70, 45),
+    hanging: (40, 25),
 };
 
 /// Value of a draw.
@@ -128,6 +132,13 @@ pub struct EvalTables {
     pub null_move_ok: bool,
     /// The variant has stalemate as a draw and a royal piece (chess-like).
     pub chess_like: bool,
+    /// `check_from[colour][kind][sq]`: squares from which such a piece
+    /// attacks `sq` on an empty board (leapers, riders, pawns).
+    check_from: [Vec<Vec<SquareSet>>; 2],
+    /// Squares on a rider line through each square (discovered checks).
+    lines: Vec<SquareSet>,
+    /// The check pre-filter is exact (every family is a leaper, rider or pawn).
+    check_filter: bool,
 }
 
 /// Empty-board mobility of a kind from a square; riders count each further
@@ -331,6 +342,56 @@ impl EvalTables {
             }
         }
 
+        // Check pre-filter tables.
+        let mut check_filter = true;
+        let mut check_from = [
+            vec![vec![SquareSet::EMPTY; MAX_SQUARES]; n],
+            vec![vec![SquareSet::EMPTY; MAX_SQUARES]; n],
+        ];
+        let mut lines = vec![SquareSet::EMPTY; MAX_SQUARES];
+        for ci in 0..2 {
+            for k in 0..n {
+                let pawn = v.pawn_kind == Some(k as u8);
+                for from in 0..nsq as u8 {
+                    let mut hit = |to: u8| check_from[ci][k][to as usize].insert(from);
+                    if pawn {
+                        for &d in &v.pawn_captures[ci] {
+                            let to = v.steps.step(d, from);
+                            if to != NO_SQ {
+                                hit(to);
+                            }
+                        }
+                    }
+                    for c in &v.components[k] {
+                        match c.family {
+                            Family::Leaper => {
+                                for &d in &c.dirs[ci] {
+                                    let to = v.steps.step(d, from);
+                                    if to != NO_SQ {
+                                        hit(to);
+                                    }
+                                }
+                            }
+                            Family::Rider => {
+                                for &d in &c.dirs[ci] {
+                                    let mut to = v.steps.step(d, from);
+                                    let mut n = 0;
+                                    while to != NO_SQ && to != from && n < MAX_SQUARES {
+                                        hit(to);
+                                        lines[to as usize].insert(from);
+                                        lines[from as usize].insert(to);
+                                        to = v.steps.step(d, to);
+                                        n += 1;
+                                    }
+                                }
+                            }
+                            Family::Pawn => {}
+                            _ => check_filter = false,
+                        }
+                    }
+                }
+            }
+        }
         let chess_like = v.royal_kind.is_some()
             && v.stalemate == fers_core::variant::StalemateRule::Draw;
         EvalTables {
@@ -348,6 +409,9 @@ impl EvalTables {
             bishop_kind,
             null_move_ok: chess_like,
             chess_like,
+            check_from,
+            lines,
+            check_filter,
         }
     }
 
@@ -360,6 +424,31 @@ impl EvalTables {
             }
         }
         ph.min(self.phase_total) * 256 / self.phase_total
+    }
+
+    /// May this move give check? False only when it certainly does not
+    /// (a quick filter before playing the move to find out).
+    #[inline]
+    pub fn may_give_check(&self, pos: &Position, m: fers_core::Move) -> bool {
+        if !self.check_filter {
+            return true;
+        }
+        let us = pos.side_to_move();
+        let Some(ksq) = pos.royal_square(us.flip()) else {
+            return false;
+        };
+        if !matches!(
+            m.flag(),
+            fers_core::MoveFlag::Normal | fers_core::MoveFlag::DoubleStep
+        ) {
+            return true;
+        }
+        let kind = m.promotion().unwrap_or_else(|| pos.piece_at(m.from()).kind()) as usize;
+        if kind >= self.n {
+            return true;
+        }
+        self.check_from[us.index()][kind][ksq as usize].contains(m.to())
+            || self.lines[ksq as usize].contains(m.from())
     }
 
     /// Non-pawn, non-royal material of a side (midgame values).
@@ -405,6 +494,15 @@ struct SideInfo {
 
 /// Evaluates the position from the side to move's point of view.
 pub fn evaluate(pos: &Position, t: &EvalTables) -> i32 {
+    evaluate_lazy(pos, t, -i32::MAX, i32::MAX)
+}
+
+/// Margin of the lazy evaluation.
+pub const LAZY_MARGIN: i32 = 500;
+
+/// Like [`evaluate`], but returns the material-and-tables score early when
+/// it is more than [`LAZY_MARGIN`] outside `(alpha, beta)`.
+pub fn evaluate_lazy(pos: &Position, t: &EvalTables, alpha: i32, beta: i32) -> i32 {
     let v = t.variant;
     let geo = v.geometry;
     let p = &PARAMS;
@@ -461,8 +559,20 @@ pub fn evaluate(pos: &Position, t: &EvalTables) -> i32 {
         side[ci] = s;
     }
 
+    {
+        let us = pos.side_to_move().index();
+        let mg = side[us].0 - side[us ^ 1].0;
+        let eg = side[us].1 - side[us ^ 1].1;
+        let ph = phase_sum.min(t.phase_total) * 256 / t.phase_total;
+        let quick = (mg * ph + eg * (256 - ph)) / 256;
+        if quick - LAZY_MARGIN >= beta || quick + LAZY_MARGIN <= alpha {
+            return quick;
+        }
+    }
+
     // Pass 2: mobility, king attacks, pawn structure, rook files.
     let mut danger_units = [0i32; 2]; // units against colour's king
+    let mut piece_att = [SquareSet::EMPTY; 2]; // squares attacked by pieces
     let mut attackers = [0i32; 2];
     for c in [Color::White, Color::Black] {
         let ci = c.index();
@@ -533,6 +643,7 @@ pub fn evaluate(pos: &Position, t: &EvalTables) -> i32 {
                                 if !unsafe_sq.contains(to) && !own.contains(to) {
                                     m += 1;
                                 }
+                                piece_att[ci].insert(to);
                                 if enemy_king_zone.contains(to) {
                                     hits += 1;
                                 }
@@ -552,6 +663,7 @@ pub fn evaluate(pos: &Position, t: &EvalTables) -> i32 {
                             if !unsafe_sq.contains(to) && !own.contains(to) {
                                 m += 1;
                             }
+                            piece_att[ci].insert(to);
                             if enemy_king_zone.contains(to) {
                                 hits += 1;
                             }
@@ -575,6 +687,30 @@ pub fn evaluate(pos: &Position, t: &EvalTables) -> i32 {
                         s += p.rook_semi_open;
                     }
                 }
+            }
+        }
+        side[ci].0 += s.0;
+        side[ci].1 += s.1;
+    }
+
+    // Threats: pieces attacked by pawns, and undefended pieces attacked.
+    for c in [Color::White, Color::Black] {
+        let ci = c.index();
+        let ti = ci ^ 1;
+        let mut defended = piece_att[ti].or(info[ti].pawn_attacks);
+        if info[ti].royal != NO_SQ {
+            defended = defended.or(t.zone[info[ti].royal as usize]);
+        }
+        let mut s = S::default();
+        for sq in pos.occupied(c.flip()).iter() {
+            let k = pos.piece_at(sq).kind();
+            if Some(k) == v.pawn_kind || Some(k) == v.royal_kind || k as usize >= t.n {
+                continue;
+            }
+            if info[ci].pawn_attacks.contains(sq) {
+                s += p.threat_by_pawn;
+            } else if piece_att[ci].contains(sq) && !defended.contains(sq) {
+                s += p.hanging;
             }
         }
         side[ci].0 += s.0;

@@ -11,7 +11,7 @@
 //! One [`Worker`] per thread; Lazy SMP workers share only the transposition
 //! table and the stop flag (see `thread.rs`).
 
-use crate::evaluate::{evaluate, EvalTables, DRAW};
+use crate::evaluate::{evaluate, evaluate_lazy, EvalTables, DRAW};
 use crate::timeman::Budget;
 use crate::tt::{Bound, TranspositionTable};
 use fers_core::moves::MAX_MOVES;
@@ -122,6 +122,10 @@ pub struct Worker {
     rep_floor: usize,
     killers: Vec<[Move; 2]>,
     history: Vec<i32>,
+    /// Reply that refuted a move last time, by that move's from/to.
+    counter: Vec<Move>,
+    /// Move played at each ply on the current path.
+    move_stack: [Move; MAX_PLY + 4],
     nsq: usize,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
@@ -163,6 +167,8 @@ impl Worker {
             rep_floor: 0,
             killers: vec![[Move::NONE; 2]; MAX_PLY + 4],
             history: vec![0; 2 * nsq * nsq],
+            counter: vec![Move::NONE; 2 * nsq * nsq],
+            move_stack: [Move::NONE; MAX_PLY + 4],
             nsq,
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
@@ -263,14 +269,21 @@ impl Worker {
         pos.insufficient_material()
     }
 
+    /// Index of the opponent's previous move (for the countermove table).
+    #[inline]
+    fn hist_idx_prev(&self, pos: &Position, m: Move) -> usize {
+        (pos.side_to_move().flip().index() * self.nsq + m.from() as usize) * self.nsq
+            + m.to() as usize
+    }
+
     #[inline]
     fn hist_idx(&self, pos: &Position, m: Move) -> usize {
         (pos.side_to_move().index() * self.nsq + m.from() as usize) * self.nsq + m.to() as usize
     }
 
     /// Score of the side to move with no legal move.
-    fn no_moves_score(pos: &Position, ply: usize) -> i32 {
-        if pos.in_check() {
+    fn no_moves_score(pos: &Position, ply: usize, in_check: bool) -> i32 {
+        if in_check {
             return -MATE + ply as i32;
         }
         match pos.variant().stalemate {
@@ -285,6 +298,16 @@ impl Worker {
         let base = ply * MAX_MOVES;
         let ev = &self.eval;
         let killers = self.killers[ply];
+        let cm = if ply > 0 {
+            let p = self.move_stack[ply - 1];
+            if p.is_none() {
+                Move::NONE
+            } else {
+                self.counter[self.hist_idx_prev(pos, p)]
+            }
+        } else {
+            Move::NONE
+        };
         for (i, &m) in list.iter().enumerate() {
             let s = if m == tt_move {
                 1 << 28
@@ -310,6 +333,8 @@ impl Worker {
                 (1 << 22) + 1
             } else if m == killers[1] {
                 1 << 22
+            } else if m == cm {
+                (1 << 22) - 1
             } else {
                 self.history[self.hist_idx(pos, m)]
             };
@@ -351,13 +376,14 @@ impl Worker {
         mut beta: i32,
         mut depth: i32,
         ply: usize,
+        in_check: bool,
         cut_node: bool,
         skip_null: bool,
     ) -> i32 {
         let pv_node = beta - alpha > 1;
         self.pv_len[ply] = ply;
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply, 0);
+            return self.qsearch(pos, alpha, beta, ply, 0, in_check);
         }
         self.tick();
         if self.stopped() {
@@ -369,7 +395,7 @@ impl Worker {
         // Draws and mate distance.
         if self.is_draw(pos) {
             // The move-count rule does not save a mated side.
-            if pos.in_check() && pos.count_legal() == 0 {
+            if in_check && pos.count_legal() == 0 {
                 return -MATE + ply as i32;
             }
             return DRAW;
@@ -400,7 +426,6 @@ impl Worker {
             }
         }
 
-        let in_check = pos.in_check();
         let static_eval = if in_check {
             -INF
         } else {
@@ -443,9 +468,10 @@ impl Worker {
                 let mut child = pos.clone();
                 child.play_null();
                 self.keys.push(key);
+                self.move_stack[ply] = Move::NONE;
                 let floor = self.rep_floor;
                 self.rep_floor = self.keys.len();
-                let s = -self.search(&child, -beta, -beta + 1, depth - r, ply + 1, !cut_node, true);
+                let s = -self.search(&child, -beta, -beta + 1, depth - r, ply + 1, false, !cut_node, true);
                 self.rep_floor = floor;
                 self.keys.pop();
                 if self.stopped() {
@@ -457,7 +483,7 @@ impl Worker {
             }
             // Razoring.
             if depth <= 2 && static_eval + 300 + 150 * depth < alpha {
-                let q = self.qsearch(pos, alpha, beta, ply, 0);
+                let q = self.qsearch(pos, alpha, beta, ply, 0, false);
                 if q < alpha {
                     return q;
                 }
@@ -471,7 +497,7 @@ impl Worker {
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
         if list.is_empty() {
-            return Self::no_moves_score(pos, ply);
+            return Self::no_moves_score(pos, ply, in_check);
         }
         self.score_moves(pos, &list, tt_move, ply);
 
@@ -489,24 +515,22 @@ impl Worker {
             let quiet = !capture && m.promotion().is_none();
 
             // Shallow pruning of late quiet moves.
-            if !pv_node && !in_check && best > -MATE_IN_MAX && quiet && searched > 0 {
-                if depth <= 6 && searched >= lmp_limit {
-                    continue;
-                }
-                if depth <= 6 && static_eval + 150 + 120 * depth <= alpha && mscore < (1 << 22) {
-                    // Futility: unless the move gives check (tested below).
-                    let mut child = pos.clone();
-                    child.play(m);
-                    if !child.in_check() {
-                        continue;
-                    }
-                }
+            let prunable = !pv_node && !in_check && best > -MATE_IN_MAX && quiet && searched > 0;
+            if prunable && depth <= 6 && searched >= lmp_limit {
+                continue;
             }
-
             let mut child = pos.clone();
             child.play(m);
             self.tt.prefetch(child.key());
             let gives_check = child.in_check();
+            if prunable
+                && !gives_check
+                && depth <= 6
+                && static_eval + 150 + 120 * depth <= alpha
+                && mscore < (1 << 22)
+            {
+                continue; // futility
+            }
             let ext = if gives_check && ply < 2 * self.root_depth as usize { 1 } else { 0 };
             let new_depth = depth - 1 + ext;
             searched += 1;
@@ -516,9 +540,10 @@ impl Worker {
             }
 
             self.keys.push(key);
+            self.move_stack[ply] = m;
             let mut score;
             if searched == 1 {
-                score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node, false);
+                score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, gives_check, !pv_node && !cut_node, false);
             } else {
                 let mut r = 0;
                 if depth >= 3 && searched > 1 + pv_node as usize && (quiet || mscore < 0) {
@@ -542,12 +567,12 @@ impl Worker {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                score = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true, false);
+                score = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, gives_check, true, false);
                 if score > alpha && r > 0 {
-                    score = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node, false);
+                    score = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, gives_check, !cut_node, false);
                 }
                 if pv_node && score > alpha && score < beta {
-                    score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, false, false);
+                    score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, gives_check, false, false);
                 }
             }
             self.keys.pop();
@@ -569,6 +594,10 @@ impl Worker {
                             if k[0] != m {
                                 k[1] = k[0];
                                 k[0] = m;
+                            }
+                            if ply > 0 && !self.move_stack[ply - 1].is_none() {
+                                let ci = self.hist_idx_prev(pos, self.move_stack[ply - 1]);
+                                self.counter[ci] = m;
                             }
                             let bonus = (depth * depth * 16).min(1600);
                             let idx = self.hist_idx(pos, m);
@@ -609,7 +638,15 @@ impl Worker {
     }
 
     /// Quiescence: captures and promotions (all evasions in check).
-    fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, qdepth: u32) -> i32 {
+    fn qsearch(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qdepth: u32,
+        in_check: bool,
+    ) -> i32 {
         self.pv_len[ply] = ply;
         self.tick();
         if self.stopped() {
@@ -637,11 +674,10 @@ impl Worker {
                 return e.score;
             }
         }
-        let in_check = pos.in_check();
         let mut best = -INF;
         let stand_pat;
         if !in_check {
-            stand_pat = evaluate(pos, &self.eval);
+            stand_pat = evaluate_lazy(pos, &self.eval, alpha, beta);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -655,7 +691,7 @@ impl Worker {
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
         if list.is_empty() {
-            return Self::no_moves_score(pos, ply);
+            return Self::no_moves_score(pos, ply, in_check);
         }
         let ev = self.eval.clone();
         if !in_check {
@@ -668,7 +704,7 @@ impl Worker {
                     return ev.order_value[k as usize] >= 700;
                 }
                 // Quiet checks on the first quiescence ply.
-                if qdepth == 0 {
+                if qdepth == 0 && ev.may_give_check(pos, m) {
                     let mut c = pos.clone();
                     c.play(m);
                     return c.in_check();
@@ -684,7 +720,8 @@ impl Worker {
             let (m, _) = self.pick(&mut list, i, ply);
             let mut child = pos.clone();
             child.play(m);
-            if !in_check && !child.in_check() && pos.is_capture(m) && m.promotion().is_none() {
+            let gives_check = child.in_check();
+            if !in_check && !gives_check && pos.is_capture(m) && m.promotion().is_none() {
                 let victim = pos.piece_at(m.to());
                 let vv = if victim.is_piece() {
                     ev.order_value[victim.kind() as usize]
@@ -701,7 +738,8 @@ impl Worker {
                     continue;
                 }
             }
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qdepth + 1);
+            self.move_stack[ply] = m;
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qdepth + 1, gives_check);
             if self.stopped() {
                 return 0;
             }
@@ -739,22 +777,23 @@ impl Worker {
             let new_depth = depth - 1 + gives_check as i32;
             let quiet = !pos.is_capture(m) && m.promotion().is_none();
             self.keys.push(key);
+            self.move_stack[0] = m;
             self.seldepth = self.seldepth.max(1);
             let mut score;
             let n = i - start + 1;
             if n == 1 {
-                score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, false, false);
+                score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, gives_check, false, false);
             } else {
                 let mut r = 0;
                 if depth >= 3 && n > 3 && quiet && !in_check && !gives_check {
                     r = (self.lmr[(depth as usize).min(63)][n.min(63)] as i32 - 1).clamp(0, new_depth - 1);
                 }
-                score = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true, false);
+                score = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, gives_check, true, false);
                 if score > alpha && r > 0 {
-                    score = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, true, false);
+                    score = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, gives_check, true, false);
                 }
                 if score > alpha && score < beta {
-                    score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, false, false);
+                    score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, gives_check, false, false);
                 }
             }
             self.keys.pop();
@@ -899,7 +938,7 @@ impl Worker {
                         _ => 0.7,
                     };
                     let el = self.shared.elapsed().as_secs_f64();
-                    if el > b.soft.as_secs_f64() * factor * 0.6 {
+                    if el > b.soft.as_secs_f64() * factor * 0.5 {
                         break;
                     }
                 }
