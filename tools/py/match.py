@@ -28,6 +28,7 @@ import time
 
 import chess
 import chess.engine
+import chess.pgn
 
 
 class ErrorCounter(logging.Handler):
@@ -147,6 +148,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ponder", action="store_true", help="let engine 1 ponder (go ponder / ponderhit)")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--pgn", default=None, help="append the games to this PGN file")
     args = ap.parse_args()
 
     base, _, incs = args.tc.partition("+")
@@ -184,6 +186,15 @@ def main():
                 l += 1
                 sc = "L"
             reasons[why] = reasons.get(why, 0) + 1
+            if args.pgn:
+                game = chess.pgn.Game.from_board(board)
+                game.headers["White"] = "e1" if fers_white else "e2"
+                game.headers["Black"] = "e2" if fers_white else "e1"
+                game.headers["Result"] = res
+                game.headers["Termination"] = why
+                game.headers["Round"] = str(g + 1)
+                with open(args.pgn, "a") as f:
+                    print(game, file=f, end="\n\n")
             e, err, p = elo_with_error(w, d, l)
             if not args.quiet:
                 print(f"game {g + 1}: {'white' if fers_white else 'black'} {sc} {res} ({why}, {board.ply()} plies)"
