@@ -68,6 +68,33 @@ pub enum OptionEffect {
     /// A variant file was read: per section, the name loaded or the error
     /// (`file:line: reason`). The good sections joined `UCI_Variant`.
     VariantsLoaded(Vec<Result<String, String>>),
+    /// The transposition table must be resized to this many MB.
+    Hash(usize),
+    /// The transposition table must be emptied.
+    ClearHash,
+}
+
+/// Search settings set by options (`Threads`, `MultiPV`, ...). The table
+/// itself lives with the searchers; `hash_mb` is its requested size.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct SearchSettings {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub ponder: bool,
+    pub move_overhead: u64,
+}
+
+impl Default for SearchSettings {
+    fn default() -> Self {
+        SearchSettings {
+            hash_mb: options::DEFAULT_HASH_MB as usize,
+            threads: 1,
+            multipv: 1,
+            ponder: false,
+            move_overhead: options::DEFAULT_MOVE_OVERHEAD as u64,
+        }
+    }
 }
 
 /// Per-root-move perft counts and their total.
@@ -85,6 +112,7 @@ pub struct Engine {
     game: Game,
     /// Built-in variants and those loaded through `VariantPath`.
     registry: Registry,
+    search: SearchSettings,
 }
 
 impl Default for Engine {
@@ -101,6 +129,7 @@ impl Engine {
             variant: v,
             game: Game::new(Position::startpos(v)),
             registry: Registry::new(),
+            search: SearchSettings::default(),
         }
     }
 
@@ -111,6 +140,16 @@ impl Engine {
     /// The game: start position, moves played, keys for repetitions.
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// The search settings chosen by options.
+    pub fn search_settings(&self) -> SearchSettings {
+        self.search
+    }
+
+    /// Records the table size once the front-end has resized it.
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.search.hash_mb = mb;
     }
 
     /// The current position (after the moves of the game).
@@ -200,6 +239,29 @@ impl Engine {
                         .map(|r| r.map_err(|e| e.to_string()))
                         .collect(),
                 ))
+            }
+            OptionId::ClearHash => Ok(OptionEffect::ClearHash),
+            OptionId::Hash
+            | OptionId::Threads
+            | OptionId::MultiPv
+            | OptionId::Ponder
+            | OptionId::MoveOverhead => {
+                let value = def
+                    .parse_value(value)
+                    .map_err(EngineError::BadOptionValue)?;
+                let (spin, check) = match value {
+                    options::OptionValue::Spin(n) => (n, false),
+                    options::OptionValue::Check(b) => (0, b),
+                    _ => (0, false),
+                };
+                match def.id {
+                    OptionId::Hash => return Ok(OptionEffect::Hash(spin as usize)),
+                    OptionId::Threads => self.search.threads = spin as usize,
+                    OptionId::MultiPv => self.search.multipv = spin as usize,
+                    OptionId::Ponder => self.search.ponder = check,
+                    _ => self.search.move_overhead = spin as u64,
+                }
+                Ok(OptionEffect::None)
             }
         }
     }

@@ -15,7 +15,27 @@ pub enum OptionId {
     UciVariant,
     /// A variant file whose variants join `UCI_Variant` (SPEC section 5).
     VariantPath,
+    /// Transposition table size in MB.
+    Hash,
+    /// Search threads (Lazy SMP).
+    Threads,
+    /// Number of principal variations reported.
+    MultiPv,
+    /// The GUI may send `go ponder` (the engine needs nothing else).
+    Ponder,
+    /// Milliseconds kept back on every move for transmission delays.
+    MoveOverhead,
+    /// Empties the transposition table.
+    ClearHash,
 }
+
+/// Largest `Hash` value (MB), as Stockfish allows; a size the machine
+/// cannot give is refused when it is set.
+pub const MAX_HASH_MB: i64 = 33_554_432;
+/// Default `Hash` (MB).
+pub const DEFAULT_HASH_MB: i64 = 16;
+/// Default `Move Overhead` (ms).
+pub const DEFAULT_MOVE_OVERHEAD: i64 = 30;
 
 /// The type of an option and its limits, as UCI names them.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -86,6 +106,52 @@ pub fn definitions_with(variants: &[String]) -> Vec<OptionDef> {
             kind: OptionKind::String {
                 default: String::new(),
             },
+        },
+        OptionDef {
+            id: OptionId::Hash,
+            name: "Hash",
+            kind: OptionKind::Spin {
+                default: DEFAULT_HASH_MB,
+                min: 1,
+                max: MAX_HASH_MB,
+            },
+        },
+        OptionDef {
+            id: OptionId::Threads,
+            name: "Threads",
+            kind: OptionKind::Spin {
+                default: 1,
+                min: 1,
+                max: 1024,
+            },
+        },
+        OptionDef {
+            id: OptionId::MultiPv,
+            name: "MultiPV",
+            kind: OptionKind::Spin {
+                default: 1,
+                min: 1,
+                max: 500,
+            },
+        },
+        OptionDef {
+            id: OptionId::Ponder,
+            name: "Ponder",
+            kind: OptionKind::Check { default: false },
+        },
+        OptionDef {
+            id: OptionId::MoveOverhead,
+            name: "Move Overhead",
+            kind: OptionKind::Spin {
+                default: DEFAULT_MOVE_OVERHEAD,
+                min: 0,
+                max: 5000,
+            },
+        },
+        OptionDef {
+            id: OptionId::ClearHash,
+            name: "Clear Hash",
+            kind: OptionKind::Button,
         },
     ]
 }
@@ -166,7 +232,9 @@ mod tests {
             }
             other => panic!("UCI_Variant is a combo, got {other:?}"),
         }
-        assert!(find("Hash").is_none(), "Hash is not offered yet");
+        assert_eq!(find("hash").map(|d| d.id), Some(OptionId::Hash));
+        assert_eq!(find("move overhead").map(|d| d.id), Some(OptionId::MoveOverhead));
+        assert_eq!(find("MULTIPV").map(|d| d.id), Some(OptionId::MultiPv));
     }
 
     #[test]

@@ -123,11 +123,24 @@ impl SearchPool {
         }
     }
 
-    /// Resizes the table (waits for a running search to end first).
-    pub fn set_hash(&mut self, mb: usize) {
+    /// Resizes the table (waits for a running search to end first). On
+    /// failure (not enough memory) the old table stays.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
         self.stop();
         self.wait();
-        self.tt = Arc::new(TranspositionTable::new(mb.clamp(1, 1 << 20)));
+        // Free the old table first, so that its memory can be reused.
+        let old_mb = self.tt.size_mb().max(1);
+        self.tt = Arc::new(TranspositionTable::new(1));
+        match TranspositionTable::try_new(mb) {
+            Ok(t) => {
+                self.tt = Arc::new(t);
+                Ok(())
+            }
+            Err(e) => {
+                self.tt = Arc::new(TranspositionTable::try_new(old_mb).unwrap_or_else(|_| TranspositionTable::new(1)));
+                Err(e)
+            }
+        }
     }
 
     /// Empties the table.

@@ -69,8 +69,8 @@ pub fn budget(limits: &Limits, us: Color, overhead_ms: u64) -> Option<Budget> {
         _ => 22,
     };
     let mut soft = left / mtg + inc * 3 / 4;
-    let cap = if mtg == 1 { left * 7 / 10 } else { left * 2 / 5 };
-    let mut hard = (soft * 4).min(cap);
+    let cap = if mtg == 1 { left * 6 / 10 } else { left / 4 };
+    let mut hard = (soft * 3).min(cap);
     // Very short clocks: think less than the increment would allow.
     hard = hard.min(left.saturating_sub(10)).max(1);
     soft = soft.min(hard * 2 / 3).max(1);

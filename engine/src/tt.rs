@@ -49,7 +49,7 @@ struct Slot {
 
 /// The table.
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    slots: Box<[Slot]>,
     buckets: u64,
     generation: AtomicU8,
 }
@@ -64,22 +64,35 @@ fn pack(mv: Move, score: i32, depth: i32, bound: Bound, gen: u8) -> u64 {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one bucket).
+    /// A table of about `mb` megabytes (at least one bucket). Panics if the
+    /// memory cannot be had; see [`TranspositionTable::try_new`].
     pub fn new(mb: usize) -> Self {
-        let bytes = mb.max(1) * 1024 * 1024;
+        Self::try_new(mb).expect("transposition table memory")
+    }
+
+    /// A table of about `mb` megabytes, or an error when the memory cannot
+    /// be allocated. The memory comes zeroed from the allocator (an all-zero
+    /// slot is an empty entry), so pages are only touched when used.
+    pub fn try_new(mb: usize) -> Result<Self, String> {
+        let bytes = mb.max(1).checked_mul(1024 * 1024).ok_or("hash size overflows")?;
         let n_buckets = (bytes / (BUCKET * 16)).max(1);
-        let mut slots = Vec::with_capacity(n_buckets * BUCKET);
-        for _ in 0..n_buckets * BUCKET {
-            slots.push(Slot {
-                check: AtomicU64::new(0),
-                data: AtomicU64::new(0),
-            });
-        }
-        TranspositionTable {
+        let n = n_buckets * BUCKET;
+        let layout = std::alloc::Layout::array::<Slot>(n).map_err(|e| e.to_string())?;
+        // SAFETY: the layout is non-zero-sized; a zeroed `Slot` is two zero
+        // atomics, a valid value; the box takes ownership of exactly the
+        // allocation made with this layout.
+        let slots = unsafe {
+            let p = std::alloc::alloc_zeroed(layout) as *mut Slot;
+            if p.is_null() {
+                return Err(format!("cannot allocate {mb} MB for the hash table"));
+            }
+            Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
+        };
+        Ok(TranspositionTable {
             slots,
             buckets: n_buckets as u64,
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
     /// Size in MB as created.

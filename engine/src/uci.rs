@@ -21,10 +21,15 @@
 
 use crate::engine::{Engine, OptionEffect, StartPos};
 use crate::options::{self, OptionKind};
+use crate::search::Reporter;
+use crate::thread::{SearchOptions, SearchPool};
+use crate::timeman::Limits;
+use crossbeam_channel::{unbounded, Receiver, Sender};
 use fers_core::{Move, Position};
 use std::fmt::Display;
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
 use vampirc_uci::{Serializable, UciInfoAttribute, UciMessage, UciOptionConfig};
 
 /// Name sent in `id name`.
@@ -87,6 +92,8 @@ pub enum Command {
     Display,
     /// `check <file>`: validate a variant file and list what it defines.
     Check(String),
+    /// `bench [depth]`: the fixed benchmark (SPEC 6).
+    Bench(Option<u32>),
     /// A blank line.
     Empty,
 }
@@ -131,6 +138,14 @@ pub fn parse_command(line: &str, pos: &Position) -> Result<Command, String> {
             }
             Ok(Command::Check(path.to_string()))
         }
+        "bench" => match args {
+            [] => Ok(Command::Bench(None)),
+            [d] => match d.parse::<u32>() {
+                Ok(n) if (1..=64).contains(&n) => Ok(Command::Bench(Some(n))),
+                _ => Err(format!("bench: depth '{d}' is not a number from 1 to 64")),
+            },
+            _ => Err("bench takes at most a depth: bench [depth]".into()),
+        },
         _ if VAMPIRC_COMMANDS.contains(&first) => parse_with_vampirc(first, &tokens.join(" ")),
         _ => Err(format!("unknown command '{first}'")),
     }
@@ -279,21 +294,72 @@ fn number<T: std::str::FromStr>(key: &str, token: Option<&str>) -> Result<T, Str
         .map_err(|_| format!("{key}: '{t}' is not a number in range"))
 }
 
-/// The UCI front-end: the engine state plus where answers go.
+/// The UCI front-end: the engine state, the searchers, and where answers
+/// go. The search runs on its own threads and sends its `info` and
+/// `bestmove` lines through a channel; they are written to `out` on this
+/// thread, by [`run`]'s loop as they come, and before every command.
 pub struct Uci<W: Write> {
     engine: Engine,
     out: W,
     /// Set by `debug on`; nothing prints extra information yet.
     debug: bool,
+    pool: SearchPool,
+    lines_tx: Sender<String>,
+    lines_rx: Receiver<String>,
 }
 
 impl<W: Write> Uci<W> {
     pub fn new(out: W) -> Self {
+        let engine = Engine::new();
+        let (lines_tx, lines_rx) = unbounded();
         Uci {
-            engine: Engine::new(),
+            pool: SearchPool::new(engine.search_settings().hash_mb),
+            engine,
             out,
             debug: false,
+            lines_tx,
+            lines_rx,
         }
+    }
+
+    /// The channel the search writes its lines to (for [`run`]'s loop).
+    pub fn search_lines(&self) -> Receiver<String> {
+        self.lines_rx.clone()
+    }
+
+    /// Writes the lines the search has sent so far.
+    pub fn drain_search_lines(&mut self) -> io::Result<()> {
+        while let Ok(line) = self.lines_rx.try_recv() {
+            writeln!(self.out, "{line}")?;
+        }
+        Ok(())
+    }
+
+    /// Waits until the running search (if any) has ended and written its
+    /// `bestmove`. A search without a limit (`go infinite`, pondering) ends
+    /// only after `stop` or `ponderhit`.
+    pub fn wait_for_search(&mut self) -> io::Result<()> {
+        self.pool.wait();
+        self.drain_search_lines()
+    }
+
+    /// Stops a running search and waits for its `bestmove` (quit, end of input).
+    pub fn finish(&mut self) -> io::Result<()> {
+        self.pool.stop();
+        self.wait_for_search()?;
+        self.out.flush()
+    }
+
+    /// Is a search running?
+    pub fn searching(&mut self) -> bool {
+        if self.pool.is_searching() {
+            // The result is collected here when the search has ended.
+            if self.pool.try_result().is_some() {
+                return false;
+            }
+            return true;
+        }
+        false
     }
 
     pub fn engine(&self) -> &Engine {
@@ -327,6 +393,7 @@ impl<W: Write> Uci<W> {
     /// error: ...` and leaves the state as it was; the only `Err` is an
     /// output failure (the GUI has gone away).
     pub fn handle_line(&mut self, line: &str) -> io::Result<Flow> {
+        self.drain_search_lines()?;
         let cmd = match parse_command(line, self.engine.position()) {
             Ok(cmd) => cmd,
             Err(why) => {
@@ -343,10 +410,18 @@ impl<W: Write> Uci<W> {
             Command::Uci => self.uci()?,
             Command::Debug(on) => self.debug = on,
             Command::IsReady => self.send(UciMessage::ReadyOk)?,
-            Command::UciNewGame => self.engine.new_game(),
+            Command::UciNewGame => {
+                self.engine.new_game();
+                self.pool.clear_hash();
+            }
             Command::SetOption { name, value } => {
                 match self.engine.set_option(&name, value.as_deref()) {
                     Ok(OptionEffect::None) => {}
+                    Ok(OptionEffect::Hash(mb)) => match self.pool.set_hash(mb) {
+                        Ok(()) => self.engine.set_hash_mb(mb),
+                        Err(e) => self.error(e)?,
+                    },
+                    Ok(OptionEffect::ClearHash) => self.pool.clear_hash(),
                     Ok(OptionEffect::Variant(v)) => {
                         let g = v.geometry;
                         self.info(format!(
@@ -383,10 +458,17 @@ impl<W: Write> Uci<W> {
             }
             Command::Go(params) => self.go(params)?,
             Command::Perft(depth) => self.perft(depth)?,
-            // Nothing runs in the background yet, so there is nothing to stop
-            // or to switch from pondering to thinking.
-            Command::Stop | Command::PonderHit => {}
-            Command::Quit => return Ok(Flow::Quit),
+            // `stop` is answered before the next command is read: the
+            // search ends within milliseconds and its `bestmove` is written.
+            Command::Stop => {
+                self.pool.stop();
+                self.wait_for_search()?;
+            }
+            Command::PonderHit => self.pool.ponderhit(),
+            Command::Quit => {
+                self.finish()?;
+                return Ok(Flow::Quit);
+            }
             Command::Display => self.display()?,
             Command::Check(path) => match self.engine.check_file(&path) {
                 Ok(report) => {
@@ -399,17 +481,65 @@ impl<W: Write> Uci<W> {
                 }
                 Err(e) => self.error(e)?,
             },
+            Command::Bench(depth) => self.bench(depth)?,
             Command::Empty => {}
         }
         Ok(Flow::Continue)
     }
 
-    /// THE SEAM FOR THE SEARCH: `go` with checked parameters arrives here.
-    /// Until the search exists, answer so that a GUI is not left waiting.
+    /// `go`: starts the search in the background and returns at once; a
+    /// search still running is stopped first (its `bestmove` comes first).
     pub fn go(&mut self, params: GoParams) -> io::Result<()> {
-        let _ = params;
-        self.error("search is not available yet")?;
-        writeln!(self.out, "bestmove (none)")
+        let pos = self.engine.position();
+        let ms = |t: Option<i64>| t.map(|t| t.max(0) as u64);
+        let limits = Limits {
+            wtime: ms(params.wtime),
+            btime: ms(params.btime),
+            winc: ms(params.winc),
+            binc: ms(params.binc),
+            movestogo: params.movestogo,
+            depth: params.depth.map(|d| d.clamp(1, 1000) as i32),
+            nodes: params.nodes,
+            movetime: params.movetime,
+            mate: params.mate,
+            infinite: params.infinite,
+            ponder: params.ponder,
+            searchmoves: params
+                .searchmoves
+                .iter()
+                .map(|&m| pos.move_to_uci(m))
+                .collect(),
+        };
+        let s = self.engine.search_settings();
+        self.pool.options = SearchOptions {
+            threads: s.threads,
+            multipv: s.multipv,
+            move_overhead: s.move_overhead,
+        };
+        let tx = self.lines_tx.clone();
+        let reporter: Reporter = Arc::new(move |line: &str| {
+            let _ = tx.send(line.to_string());
+        });
+        self.pool.go(self.engine.game(), limits, reporter);
+        // Lines of a search that was stopped by this `go` come first.
+        self.drain_search_lines()
+    }
+
+    /// `bench [depth]`: runs to the end on this thread (stops a search first).
+    fn bench(&mut self, depth: Option<u32>) -> io::Result<()> {
+        self.pool.stop();
+        self.wait_for_search()?;
+        let (tx, rx) = unbounded::<String>();
+        let reporter: Reporter = Arc::new(move |line: &str| {
+            let _ = tx.send(line.to_string());
+        });
+        let depth = depth.map(|d| d as i32).unwrap_or(crate::bench::BENCH_DEPTH);
+        crate::bench::run(depth, &reporter);
+        drop(reporter);
+        for line in rx.iter() {
+            writeln!(self.out, "{line}")?;
+        }
+        Ok(())
     }
 
     fn uci(&mut self) -> io::Result<()> {
@@ -510,19 +640,54 @@ impl<W: Write> Uci<W> {
 }
 
 /// Runs the UCI loop until `quit` or the end of the input. Output is flushed
-/// after every command. Input that is not UTF-8 is read lossily (bad bytes
-/// become U+FFFD) rather than ending the loop.
-pub fn run<R: BufRead, W: Write>(mut input: R, out: W) -> io::Result<()> {
+/// after every command and every search line. Input that is not UTF-8 is
+/// read lossily (bad bytes become U+FFFD) rather than ending the loop.
+///
+/// A reader thread turns the input into lines on a crossbeam channel, so
+/// that this thread can write the search's lines while waiting for input
+/// (and answer `stop` or `isready` during a search at once). At the end of
+/// the input, as on `quit`, a running search is stopped and its `bestmove`
+/// written before returning.
+pub fn run<R: BufRead + Send + 'static, W: Write>(mut input: R, out: W) -> io::Result<()> {
     let mut uci = Uci::new(out);
-    let mut buf = Vec::new();
+    let (in_tx, in_rx) = unbounded::<Vec<u8>>();
+    std::thread::Builder::new()
+        .name("fers-input".into())
+        .spawn(move || {
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match input.read_until(b'\n', &mut buf) {
+                    // A broken input stream is the GUI going away: as EOF.
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        if in_tx.send(buf.clone()).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        })?;
+    let search_rx = uci.search_lines();
     loop {
-        buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) => return Ok(()),
-            Ok(_) => {}
-            // A broken input stream is the GUI going away: end as on EOF.
-            Err(_) => return Ok(()),
-        }
+        let buf = crossbeam_channel::select! {
+            recv(search_rx) -> line => {
+                if let Ok(line) = line {
+                    if writeln!(uci.out, "{line}").and_then(|_| uci.flush()).is_err() {
+                        return Ok(());
+                    }
+                }
+                continue;
+            }
+            recv(in_rx) -> buf => match buf {
+                Ok(buf) => buf,
+                Err(_) => {
+                    // End of input: finish like `quit`.
+                    let _ = uci.finish();
+                    return Ok(());
+                }
+            },
+        };
         let line = String::from_utf8_lossy(&buf);
         // A last line of defence: no input should reach a panic (the fuzz
         // tests check that without this net), but a bug in the engine must
@@ -562,6 +727,7 @@ mod tests {
         for l in lines {
             uci.handle_line(l).expect("writing to a Vec cannot fail");
         }
+        uci.finish().expect("writing to a Vec cannot fail");
         String::from_utf8(uci.output().clone()).expect("output is UTF-8")
     }
 
@@ -794,16 +960,64 @@ mod tests {
         let out = session(&["setoption name UCI_Variant value xiangqi"]);
         assert_eq!(out, "info string error: unknown variant 'xiangqi'\n");
         let out = session(&["setoption name Hash value 16"]);
-        assert_eq!(out, "info string error: unknown option 'Hash'\n");
+        assert_eq!(out, "");
+        let out = session(&["setoption name NoSuchOption value 16"]);
+        assert_eq!(out, "info string error: unknown option 'NoSuchOption'\n");
     }
 
     #[test]
-    fn go_is_answered_until_the_search_exists() {
-        let out = session(&["go wtime 1000 btime 1000"]);
-        assert_eq!(
-            out,
-            "info string error: search is not available yet\nbestmove (none)\n"
-        );
+    fn go_searches_and_answers_bestmove() {
+        let mut uci = Uci::new(Vec::new());
+        for l in ["position startpos moves e2e4", "go depth 4"] {
+            uci.handle_line(l).expect("Vec output");
+        }
+        uci.wait_for_search().expect("Vec output");
+        let out = String::from_utf8(uci.output().clone()).expect("UTF-8");
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines.iter().any(|l| l.starts_with("info depth 4 ")), "{out}");
+        let best = lines.last().expect("output");
+        assert!(best.starts_with("bestmove "), "{out}");
+        let m = best.split_whitespace().nth(1).expect("a move");
+        let mut pos = start();
+        pos.play(pos.parse_move("e2e4").expect("legal"));
+        assert!(pos.parse_move(m).is_ok(), "{out}");
+    }
+
+    #[test]
+    fn search_options_are_offered_and_checked() {
+        let out = session(&["uci"]);
+        for opt in [
+            "option name Hash type spin default 16 min 1 max 33554432",
+            "option name Threads type spin default 1 min 1 max 1024",
+            "option name MultiPV type spin default 1 min 1 max 500",
+            "option name Ponder type check default false",
+            "option name Move Overhead type spin default 30 min 0 max 5000",
+            "option name Clear Hash type button",
+        ] {
+            assert!(out.lines().any(|l| l == opt), "{opt}\n{out}");
+        }
+        let out = session(&[
+            "setoption name Threads value 2",
+            "setoption name MultiPV value 2",
+            "setoption name Clear Hash",
+            "setoption name Move Overhead value 50",
+            "setoption name Hash value 4",
+            "setoption name Ponder value true",
+        ]);
+        assert_eq!(out, "");
+        let out = session(&["setoption name Threads value 0", "setoption name Hash value x"]);
+        assert_eq!(out.lines().filter(|l| l.starts_with("info string error:")).count(), 2);
+        let out = session(&["bench 2"]);
+        assert!(out.lines().last().unwrap().ends_with(" nps"), "{out}");
+    }
+
+    #[test]
+    fn no_legal_move_answers_bestmove_none() {
+        let out = session(&[
+            "position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            "go depth 3",
+        ]);
+        assert!(out.ends_with("bestmove (none)\n"), "{out}");
     }
 
     /// A 10x10 board: squares like `a10`, two-digit FEN counts. No such
@@ -829,7 +1043,7 @@ mod tests {
             "d".to_string(),
             "position startpos moves a2a4 a9a7 b1c3 a7a6".to_string(),
             "d".to_string(),
-            "go searchmoves a1a2 a1a3 h2h3".to_string(),
+            "go depth 2 searchmoves a1a2 a1a3 h2h3".to_string(),
             "position fen 4k5/10/10/10/10/10/10/10/10/R3K5 w - - 0 1 moves a1a10".to_string(),
             "d".to_string(),
         ] {
@@ -850,8 +1064,17 @@ mod tests {
             "{out}"
         );
         // The first go had legal searchmoves (no error about them).
-        assert!(out.contains("error: search is not available yet"), "{out}");
+        assert!(!out.contains("error"), "{out}");
         assert!(!out.contains("searchmoves"), "{out}");
+        uci.wait_for_search().expect("Vec output");
+        let out = String::from_utf8(uci.output().clone()).expect("UTF-8");
+        let best = out.lines().find(|l| l.starts_with("bestmove")).expect("bestmove");
+        assert!(
+            ["bestmove a1a2", "bestmove a1a3", "bestmove h2h3"]
+                .iter()
+                .any(|b| best.starts_with(b)),
+            "{out}"
+        );
     }
 
     #[test]

@@ -38,10 +38,13 @@ fn uci_handshake_lists_the_variant_option() {
         .unwrap_or_else(|| panic!("no UCI_Variant option in {lines:?}"));
     assert!(option.contains(" type combo default chess"), "{option}");
     assert!(option.contains(" var chess"), "{option}");
-    // Hash and Threads come with the search, not before.
-    assert!(!lines
-        .iter()
-        .any(|l| l.contains("name Hash") || l.contains("name Threads")));
+    // The search's options.
+    for name in ["Hash", "Threads", "MultiPV", "Ponder", "Move Overhead", "Clear Hash"] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(&format!("option name {name} type "))),
+            "no {name} option in {lines:?}"
+        );
+    }
     quit(e);
 }
 
@@ -182,7 +185,8 @@ fn every_kind_of_bad_input_answers_an_error_and_keeps_the_state() {
         "setoption name UCI_Variant value nosuchchess",
         "setoption name UCI_Variant",
         "setoption name NoSuchOption value 1",
-        "setoption name Hash value 64",
+        "setoption name Hash value 0",
+        "setoption name Threads value many",
         "setoption",
         "setoption name",
         // bad numbers and parameters
@@ -208,14 +212,18 @@ fn every_kind_of_bad_input_answers_an_error_and_keeps_the_state() {
 }
 
 #[test]
-fn go_answers_bestmove_none_until_the_search_exists() {
+fn go_answers_a_legal_bestmove() {
     let mut e = EngineProcess::start();
-    e.send("position startpos");
+    e.send("position startpos moves e2e4");
     e.send("go wtime 1000 btime 1000");
     let out = e.read_until(|l| l.starts_with("bestmove"));
-    assert_eq!(out.last().map(String::as_str), Some("bestmove (none)"));
+    let best = out.last().expect("bestmove line");
+    let m = best.split_whitespace().nth(1).expect("a move");
+    let mut pos = fers_core::Position::startpos(fers_core::variant::chess());
+    pos.play(pos.parse_move("e2e4").expect("legal"));
+    assert!(pos.parse_move(m).is_ok(), "{out:?}");
     assert!(
-        out.iter().any(|l| l.starts_with("info string error:")),
+        !out.iter().any(|l| l.starts_with("info string error:")),
         "{out:?}"
     );
     quit(e);
@@ -304,7 +312,9 @@ fn random_lines_do_not_break_the_binary() {
         }
         sent += 1;
     }
-    // All of it handled, and the engine is still there and in a sane state.
+    // All of it handled, and the engine is still there and in a sane state
+    // (`stop` first: a search started by a random `go` writes while it runs).
+    e.send("stop");
     e.drain();
     assert!(e.sync().is_empty());
     e.send("position startpos moves e2e4");
