@@ -388,3 +388,58 @@ pub fn play_game(
     }
     record
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fers_core::variant;
+
+    #[test]
+    fn engine_moves_and_castling_aliases() {
+        let pos =
+            Position::from_fen(variant::chess(), "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+        let uci = |m: Option<Move>| m.map(|m| pos.move_to_uci(m));
+        assert_eq!(uci(parse_engine_move(&pos, "e1g1")), Some("e1g1".into()));
+        assert_eq!(uci(parse_engine_move(&pos, "O-O")), Some("e1g1".into()));
+        assert_eq!(uci(parse_engine_move(&pos, "0-0-0")), Some("e1c1".into()));
+        assert_eq!(uci(parse_engine_move(&pos, "O-O+")), Some("e1g1".into()));
+        assert_eq!(parse_engine_move(&pos, "e1e3"), None);
+        assert_eq!(parse_engine_move(&pos, "(none)"), None);
+        let no_castling =
+            Position::from_fen(variant::chess(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(parse_engine_move(&no_castling, "O-O"), None);
+    }
+
+    #[test]
+    fn outcome_reasons() {
+        use fers_core::Termination as T;
+        let d = |o| describe_outcome(o, 100);
+        assert_eq!(
+            d(Outcome::Win(Color::White, T::Checkmate)),
+            (GameResult::Win(Color::White), "White mates".into())
+        );
+        assert_eq!(d(Outcome::Draw(T::Stalemate)).1, "Draw by stalemate");
+        assert_eq!(
+            d(Outcome::Draw(T::Repetition)).1,
+            "Draw by 3-fold repetition"
+        );
+        assert_eq!(d(Outcome::Draw(T::MoveRule)).1, "Draw by fifty moves rule");
+        assert_eq!(
+            describe_outcome(Outcome::Draw(T::MoveRule), 40).1,
+            "Draw by 20-move rule"
+        );
+        assert_eq!(
+            d(Outcome::Draw(T::InsufficientMaterial)).1,
+            "Draw by insufficient mating material"
+        );
+        assert_eq!(
+            d(Outcome::Win(Color::Black, T::Stalemate)),
+            (
+                GameResult::Win(Color::Black),
+                "Black wins by stalemate".into()
+            )
+        );
+        assert_eq!(GameResult::Draw.pgn(), "1/2-1/2");
+        assert_eq!(Termination::TimeForfeit.tag(), "time forfeit");
+    }
+}
