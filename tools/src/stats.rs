@@ -248,11 +248,12 @@ impl Sprt {
         } else {
             self.lower_bound()
         };
-        let pct = 100.0 * llr / bound * llr.signum();
+        // How far towards the bound it is heading for, signed like the LLR.
+        let pct = 100.0 * llr / bound.abs();
         let mut s = format!(
             "SPRT: llr {:.3} ({:.1}%), lbound {:.2}, ubound {:.2}",
-            llr,
-            pct.abs() * if llr < 0.0 { -1.0 } else { 1.0 },
+            llr + 0.0,
+            pct + 0.0,
             self.lower_bound(),
             self.upper_bound()
         );
@@ -379,12 +380,21 @@ mod tests {
         let w = Wdl::new(1200, 1100, 1700);
         close(t.llr(&w), 1.7843094414117326, 1e-9);
         assert_eq!(t.decision(&w), SprtDecision::Continue);
+        // 1.7843 / 2.9444 = 60.6% of the way to the upper bound.
+        assert_eq!(
+            t.line(&w),
+            "SPRT: llr 1.784 (60.6%), lbound -2.94, ubound 2.94"
+        );
         let w = Wdl::new(1250, 1100, 1700);
         close(t.llr(&w), 3.0044370046588886, 1e-9);
         assert_eq!(t.decision(&w), SprtDecision::H1);
         let w = Wdl::new(1000, 1100, 1700);
         close(t.llr(&w), -3.3200445606433306, 1e-9);
         assert_eq!(t.decision(&w), SprtDecision::H0);
+        assert_eq!(
+            t.line(&w),
+            "SPRT: llr -3.320 (-112.8%), lbound -2.94, ubound 2.94 - H0 was accepted"
+        );
         // alpha=0.05, beta=0.1: bounds ln(0.1/0.95), ln(0.9/0.05).
         let t = Sprt::new(-3.0, 1.0, 0.05, 0.1).unwrap();
         close(t.lower_bound(), -2.251291798606495, 1e-12);

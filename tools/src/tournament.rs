@@ -426,6 +426,9 @@ pub fn run(mut config: TournamentConfig) -> Result<Summary, TournamentError> {
                 printer.line(&score_line(&names[p.a], &names[p.b], &p.total));
                 if config.rating_interval > 0 && played.is_multiple_of(config.rating_interval) {
                     printer.line(&elo_line(&p.total));
+                    if let (Some(sprt), 1) = (config.sprt, pairs.len()) {
+                        printer.line(&sprt.line(&p.total));
+                    }
                 }
                 if let Some(f) = pgn_file.as_mut() {
                     let text = pgn::write_game(&header, &record);
