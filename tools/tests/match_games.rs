@@ -380,3 +380,49 @@ fn xboard_engines_play_chess_and_capablanca() {
         assert!(!text.contains("Warning"), "{text}");
     }
 }
+
+/// A longer run under a real clock (about half a minute): fers against
+/// Fairy-Stockfish at 4 s + 0.05 s (200 ms margin), no engine may lose on
+/// time or fault.
+/// `cargo test -p fers-tools --test match_games -- --ignored`
+#[test]
+#[ignore]
+fn fers_against_fairy_stockfish_on_the_clock() {
+    let test = "fers_against_fairy_stockfish_on_the_clock";
+    let fers = PathBuf::from(env!("CARGO_BIN_EXE_fers-match")).with_file_name("fers");
+    let (true, Some(engine)) = (fers.is_file(), fsf()) else {
+        return skip(
+            test,
+            "fers (built by cargo test --workspace) or fairy-stockfish missing",
+            true,
+        );
+    };
+    let pgn = Temp::new("clock.pgn");
+    let openings = repo().join("tests/data/openings-8moves-2000.epd");
+    let text = fers_match(&strings(&[
+        "-engine",
+        &format!("cmd={}", fers.display()),
+        "name=fers",
+        "-engine",
+        &format!("cmd={}", engine.display()),
+        "name=fsf",
+        "-each",
+        "tc=4+0.05",
+        // A loaded machine (tests in parallel) delays the pipes a little.
+        "timemargin=200",
+        "-games",
+        "4",
+        "-repeat",
+        "-concurrency",
+        "2",
+        "-openings",
+        &format!("file={}", openings.display()),
+        "order=random",
+        "-pgnout",
+        &pgn.0.display().to_string(),
+    ]));
+    assert!(text.contains("Score of fers vs fsf: "), "{text}");
+    assert!(!text.contains("Warning"), "{text}");
+    assert!(!text.contains("loses on time"), "{text}");
+    python_chess_check(test, &pgn.0, 4);
+}
