@@ -35,6 +35,9 @@ pub struct EngineConfig {
     pub init: Vec<String>,
     /// Echo the protocol traffic on stderr.
     pub debug: bool,
+    /// Start a fresh process for every game (`restart=on`); otherwise the
+    /// process is kept and restarted only after a fault.
+    pub restart_each_game: bool,
 }
 
 impl EngineConfig {
@@ -51,6 +54,7 @@ impl EngineConfig {
             variant_file: None,
             init: Vec::new(),
             debug: false,
+            restart_each_game: false,
         }
     }
 }

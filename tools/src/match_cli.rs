@@ -13,8 +13,8 @@
 //! with `-`. Engine keys: `cmd`, `name`, `dir`, `arg` (repeatable), `proto`
 //! (`uci`/`xboard`), `option.NAME=VALUE`, `tc`, `st`, `nodes`, `depth`
 //! (`plies`), `timemargin` (ms), `variantpath` (the file sent as
-//! `VariantPath`), `initstr`, `stderr`, `debug`; `-each` gives keys to all
-//! engines (an engine's own keys win).
+//! `VariantPath`), `initstr`, `stderr`, `restart=on|off`, `debug`; `-each`
+//! gives keys to all engines (an engine's own keys win).
 
 use crate::adjudication::{Adjudicator, DrawRule, ResignRule};
 use crate::engine::{EngineConfig, Protocol};
@@ -79,7 +79,7 @@ usage: fers-match -engine cmd=CMD [name=NAME] [proto=uci|xboard] [option.X=Y] ..
 
 engine keys (also for -each): cmd name dir arg proto option.NAME=VALUE
   tc=[MOVES/]SECONDS[+INC] (or inf) st=SECONDS nodes=N depth=N (plies=N)
-  timemargin=MS variantpath=FILE initstr=LINE stderr=FILE debug
+  timemargin=MS variantpath=FILE initstr=LINE stderr=FILE restart=on|off debug
 ";
 
 /// The parsed command line, before files are read.
@@ -325,9 +325,15 @@ pub fn engine_config(
             "variantpath" => cfg.variant_file = Some(v.into()),
             "initstr" => cfg.init.push(v.clone()),
             "debug" => cfg.debug = true,
-            // cutechess keys without a meaning here: fers-match never
-            // ponders and always restarts an engine after a fault.
-            "ponder" | "restart" | "trust" | "whitepov" | "tscale" | "tmargin" => {}
+            "restart" => {
+                cfg.restart_each_game = match v.as_str() {
+                    "on" => true,
+                    "off" | "auto" => false,
+                    _ => return Err(err(format!("restart={v}: expected on, off or auto"))),
+                }
+            }
+            // cutechess keys without a meaning here: fers-match never ponders.
+            "ponder" | "trust" | "whitepov" | "tscale" | "tmargin" => {}
             _ => return Err(err(format!("unknown engine key '{k}'"))),
         }
     }
@@ -494,6 +500,13 @@ mod tests {
         let e = engine_config(2, &m.each, &m.engines[1], false).unwrap();
         assert_eq!(e.name, "fairymax");
         assert_eq!(e.protocol, Protocol::Xboard);
+        assert!(!e.restart_each_game);
+        let own = vec![
+            ("cmd".to_string(), "x".to_string()),
+            ("restart".into(), "on".into()),
+        ];
+        let e = engine_config(1, &m.each, &own, false).unwrap();
+        assert!(e.restart_each_game);
     }
 
     #[test]

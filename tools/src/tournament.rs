@@ -275,6 +275,13 @@ fn worker(config: Arc<WorkerShared>, jobs: Arc<Mutex<VecDeque<Job>>>, tx: mpsc::
                 e.quit();
             }
         }
+        for idx in [job.white, job.black] {
+            if config.engines[idx].restart_each_game {
+                if let Some(mut e) = slots[idx].take() {
+                    e.quit();
+                }
+            }
+        }
         let _ = tx.send(Event::Finished(job, Box::new(record)));
     }
     for e in slots.iter_mut().flatten() {

@@ -66,6 +66,14 @@ fn cli() -> Command {
         )
 }
 
+/// Does the engine's `UCI_Variant` option (if any) list the variant?
+fn lists_variant(option: Option<&fers_tools::uci::UciOption>, name: &str) -> bool {
+    match option {
+        None => name.eq_ignore_ascii_case("chess"),
+        Some(o) => o.vars.is_empty() || o.vars.iter().any(|v| v.eq_ignore_ascii_case(name)),
+    }
+}
+
 fn nps(nodes: u64, secs: f64) -> u64 {
     if secs > 0.0 {
         (nodes as f64 / secs) as u64
@@ -148,6 +156,15 @@ fn main() -> ExitCode {
     let timeout = Duration::from_secs(*m.get_one::<u64>("timeout").expect("default"));
     let run = || -> Result<ExitCode, fers_tools::engine::EngineError> {
         let mut engine = UciEngine::start(&cfg)?;
+        let listed = lists_variant(engine.option("UCI_Variant"), &variant.name);
+        if !listed && cfg.variant_file.is_none() {
+            eprintln!(
+                "fers-perft: warning: {cmd} does not list variant {}: it gets VariantPath {} \
+                 and must read that file's format (else give --compare-variant-file)",
+                variant.name,
+                file.map_or("(none)".to_string(), |f| f.display().to_string())
+            );
+        }
         engine.select_variant(&GameSetup {
             variant,
             variant_file: file.cloned(),
