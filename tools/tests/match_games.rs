@@ -426,3 +426,33 @@ fn fers_against_fairy_stockfish_on_the_clock() {
     assert!(!text.contains("loses on time"), "{text}");
     python_chess_check(test, &pgn.0, 4);
 }
+
+#[test]
+fn restart_on_starts_a_fresh_process_every_game() {
+    let test = "restart_on_starts_a_fresh_process_every_game";
+    let Some(engine) = fsf() else {
+        return skip(test, "fairy-stockfish not found", true);
+    };
+    let starts = |restart: &str| {
+        let text = fers_match(&strings(&[
+            "-engine",
+            &format!("cmd={}", engine.display()),
+            "name=A",
+            &format!("restart={restart}"),
+            "-engine",
+            &format!("cmd={}", engine.display()),
+            "name=B",
+            "-each",
+            "depth=1",
+            "-games",
+            "3",
+            "-maxmoves",
+            "5",
+            "-debug",
+        ]));
+        text.lines().filter(|l| *l == "A > uci").count()
+    };
+    // One start to check the engine, then one per game or one in all.
+    assert_eq!(starts("on"), 4);
+    assert_eq!(starts("off"), 2);
+}
