@@ -70,7 +70,7 @@ pub const USAGE: &str = "\
 usage: fers-match -engine cmd=CMD [name=NAME] [proto=uci|xboard] [option.X=Y] ... -engine ...
                   [-each KEY=VALUE ...] [-variant NAME] [-variantfile FILE]
                   [-games N] [-rounds N] [-repeat [N]] [-concurrency N]
-                  [-openings file=FILE [format=epd|fen] [order=sequential|random] [start=N]]
+                  [-openings file=FILE [format=epd|fen|pgn] [order=sequential|random] [start=N] [plies=N]]
                   [-pgnout FILE] [-sprt elo0=E0 elo1=E1 alpha=A beta=B]
                   [-resign movecount=N score=CP [twosided=true]]
                   [-draw movenumber=N movecount=N score=CP] [-maxmoves N]
@@ -410,15 +410,12 @@ pub fn build(m: &MatchArgs) -> Result<(TournamentConfig, Vec<String>), CliError>
         Some(p) => {
             let file = get(p, "file").ok_or_else(|| CliError::Openings("missing file=".into()))?;
             let format = match get(p, "format") {
-                None => {
-                    if file.ends_with(".epd") {
-                        Format::Epd
-                    } else {
-                        Format::Fen
-                    }
-                }
+                None if file.ends_with(".epd") => Format::Epd,
+                None if file.ends_with(".pgn") => Format::Pgn,
+                None => Format::Fen,
                 Some("epd") => Format::Epd,
                 Some("fen") => Format::Fen,
+                Some("pgn") => Format::Pgn,
                 Some(f) => {
                     return Err(CliError::Openings(format!(
                         "unsupported format '{f}' (epd or fen)"
@@ -434,7 +431,11 @@ pub fn build(m: &MatchArgs) -> Result<(TournamentConfig, Vec<String>), CliError>
                 Some(s) => number("-openings start", s)?,
                 None => 1,
             };
-            let positions = openings::load(std::path::Path::new(file), format, variant)
+            let plies: Option<usize> = match get(p, "plies") {
+                Some(s) => Some(number("-openings plies", s)?),
+                None => None,
+            };
+            let positions = openings::load(std::path::Path::new(file), format, variant, plies)
                 .map_err(|e| CliError::Openings(e.to_string()))?;
             OpeningBook::new(positions, order, start, m.seed)
         }

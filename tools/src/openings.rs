@@ -1,9 +1,12 @@
 //! Opening positions from an EPD or FEN file (one position a line; `#`
-//! comments and blank lines skipped), checked against the variant, served
-//! in file order or in a seeded random order, starting at any index.
+//! comments and blank lines skipped) or a PGN file (the position after each
+//! game's main line, or after its first `plies` moves), checked against the
+//! variant, served in file order or in a seeded random order, starting at
+//! any index.
 
+use crate::san::to_san;
 use fers_core::variant::Variant;
-use fers_core::{Game, Position};
+use fers_core::{Game, Move, MoveList, Position};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -18,6 +21,8 @@ pub enum Format {
     Epd,
     /// A full FEN a line (trailing fields may be omitted).
     Fen,
+    /// Games in PGN: `FEN` tags and SAN (or coordinate) moves.
+    Pgn,
 }
 
 /// The order positions are served in (`order=sequential|random`).
@@ -87,6 +92,9 @@ pub fn parse(
     format: Format,
     variant: &'static Variant,
 ) -> Result<Vec<Position>, OpeningsError> {
+    if format == Format::Pgn {
+        return parse_pgn(file, text, variant, None);
+    }
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
@@ -100,9 +108,153 @@ pub fn parse(
         };
         let fen = match format {
             Format::Epd => epd_to_fen(line).ok_or_else(|| err("not an EPD line".into()))?,
-            Format::Fen => line.to_string(),
+            Format::Fen | Format::Pgn => line.to_string(),
         };
         let pos = Position::from_fen(variant, &fen).map_err(|e| err(format!("{e}")))?;
+        if let Some(o) = Game::new(pos.clone()).outcome() {
+            return Err(err(format!("the game is already over: {o}")));
+        }
+        out.push(pos);
+    }
+    if out.is_empty() {
+        return Err(OpeningsError::Empty(file.to_path_buf()));
+    }
+    Ok(out)
+}
+
+/// The legal move a SAN token (or a coordinate move) names: check marks,
+/// annotations and `e.p.` are ignored, `=` before a promotion is optional.
+pub fn find_san(pos: &Position, token: &str) -> Option<Move> {
+    let clean = |s: &str| -> String {
+        s.replace("e.p.", "")
+            .trim_end_matches(['+', '#', '!', '?'])
+            .replace('=', "")
+            .replace('0', "O")
+    };
+    let want = clean(token);
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let found = list
+        .iter()
+        .copied()
+        .find(|&m| clean(&to_san(pos, m)) == want);
+    found.or_else(|| pos.parse_move(token).ok())
+}
+
+/// Removes comments (`{...}`, `;` to the end of the line), variations
+/// (`(...)`, nested) and NAGs (`$n`) from movetext.
+fn strip_movetext(text: &str) -> String {
+    let mut out = String::new();
+    let (mut depth, mut in_brace, mut in_line) = (0usize, false, false);
+    for c in text.chars() {
+        match c {
+            '\n' => {
+                in_line = false;
+                out.push(' ');
+            }
+            _ if in_line => {}
+            '}' if in_brace => in_brace = false,
+            _ if in_brace => {}
+            '{' => in_brace = true,
+            ';' => in_line = true,
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ if depth > 0 => {}
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The positions after the main line (at most `plies` moves) of every game
+/// of a PGN text.
+pub fn parse_pgn(
+    file: &Path,
+    text: &str,
+    variant: &'static Variant,
+    plies: Option<usize>,
+) -> Result<Vec<Position>, OpeningsError> {
+    struct Raw {
+        line: usize,
+        fen: Option<String>,
+        movetext: String,
+    }
+    let mut games: Vec<Raw> = Vec::new();
+    let mut in_moves = false;
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.starts_with('%') {
+            continue;
+        }
+        if line.starts_with('[') && line.ends_with(']') {
+            if in_moves || games.is_empty() {
+                games.push(Raw {
+                    line: i + 1,
+                    fen: None,
+                    movetext: String::new(),
+                });
+                in_moves = false;
+            }
+            let inner = &line[1..line.len() - 1];
+            if let Some((k, v)) = inner.split_once(' ') {
+                if k == "FEN" {
+                    if let Some(g) = games.last_mut() {
+                        g.fen = Some(v.trim().trim_matches('"').to_string());
+                    }
+                }
+            }
+            continue;
+        }
+        if line.is_empty() {
+            continue;
+        }
+        if games.is_empty() {
+            games.push(Raw {
+                line: i + 1,
+                fen: None,
+                movetext: String::new(),
+            });
+        }
+        in_moves = true;
+        if let Some(g) = games.last_mut() {
+            g.movetext.push_str(raw);
+            g.movetext.push('\n');
+        }
+    }
+    let mut out = Vec::new();
+    for g in games {
+        let err = |reason: String| OpeningsError::Position {
+            file: file.to_path_buf(),
+            line: g.line,
+            reason,
+        };
+        let mut pos = match &g.fen {
+            Some(f) => Position::from_fen(variant, f).map_err(|e| err(format!("FEN tag: {e}")))?,
+            None => Position::startpos(variant),
+        };
+        let mut played = 0;
+        for tok in strip_movetext(&g.movetext).split_whitespace() {
+            if plies.is_some_and(|p| played >= p) {
+                break;
+            }
+            if ["1-0", "0-1", "1/2-1/2", "*", "e.p."].contains(&tok) || tok.starts_with('$') {
+                continue;
+            }
+            // Move numbers: `12.`, `12...`, `12.e4`.
+            let tok = match tok.rfind('.') {
+                Some(i) if tok[..=i].chars().all(|c| c.is_ascii_digit() || c == '.') => {
+                    &tok[i + 1..]
+                }
+                _ => tok,
+            };
+            if tok.is_empty() {
+                continue;
+            }
+            let m = find_san(&pos, tok)
+                .ok_or_else(|| err(format!("'{tok}' is not a legal move in {}", pos.to_fen())))?;
+            pos.play(m);
+            played += 1;
+        }
         if let Some(o) = Game::new(pos.clone()).outcome() {
             return Err(err(format!("the game is already over: {o}")));
         }
@@ -119,12 +271,16 @@ pub fn load(
     file: &Path,
     format: Format,
     variant: &'static Variant,
+    plies: Option<usize>,
 ) -> Result<Vec<Position>, OpeningsError> {
     let text = std::fs::read_to_string(file).map_err(|error| OpeningsError::Read {
         file: file.to_path_buf(),
         error,
     })?;
-    parse(file, &text, format, variant)
+    match format {
+        Format::Pgn => parse_pgn(file, &text, variant, plies),
+        _ => parse(file, &text, format, variant),
+    }
 }
 
 /// Serves opening positions.
@@ -211,6 +367,62 @@ mod tests {
             parse(Path::new("e"), "# nothing\n", Format::Fen, v),
             Err(OpeningsError::Empty(_))
         ));
+    }
+
+    #[test]
+    fn pgn_openings() {
+        let v = variant::chess();
+        let text = r#"[Event "a"]
+[Site "?"]
+
+1. e4 {best by test} e5 (1... c5 2. Nf3) 2. Nf3 $1 Nc6 3.Bb5 a6 *
+
+[Event "b"]
+[FEN "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"]
+[SetUp "1"]
+
+1. 0-0 O-O-O 2. Ra8+?! ; a comment to the end of the line
+Kb7 1-0
+"#;
+        let ps = parse_pgn(Path::new("o.pgn"), text, v, None).unwrap();
+        assert_eq!(ps.len(), 2);
+        assert_eq!(
+            ps[0].to_fen(),
+            "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4"
+        );
+        assert_eq!(ps[1].to_fen(), "R2r3r/1k6/8/8/8/8/8/5RK1 w - - 4 3");
+        let ps = parse_pgn(Path::new("o.pgn"), text, v, Some(2)).unwrap();
+        assert_eq!(
+            ps[0].to_fen(),
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+        );
+        assert_eq!(ps[1].to_fen(), "2kr3r/8/8/8/8/8/8/R4RK1 w - - 2 2");
+        // An illegal move names itself, the position and the game's line.
+        let e = parse_pgn(Path::new("o.pgn"), "\n1. e4 e5 2. Ke3 *\n", v, None).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("o.pgn:2: 'Ke3' is not a legal move"),
+            "{e}"
+        );
+        // Promotions with or without '=', en passant with its mark.
+        let pos = Position::from_fen(v, "4k3/P7/8/3pP3/8/8/8/4K3 w - d6 0 1").unwrap();
+        assert_eq!(
+            find_san(&pos, "a8Q+").map(|m| pos.move_to_uci(m)),
+            Some("a7a8q".into())
+        );
+        assert_eq!(
+            find_san(&pos, "a8=N").map(|m| pos.move_to_uci(m)),
+            Some("a7a8n".into())
+        );
+        assert_eq!(
+            find_san(&pos, "exd6e.p.").map(|m| pos.move_to_uci(m)),
+            Some("e5d6".into())
+        );
+        assert_eq!(
+            find_san(&pos, "e5d6").map(|m| pos.move_to_uci(m)),
+            Some("e5d6".into())
+        );
+        assert_eq!(find_san(&pos, "Qa8"), None);
     }
 
     #[test]

@@ -258,6 +258,11 @@ fn chess_match_pgn_parses_in_python_chess() {
     fens.sort();
     assert_eq!(fens[0], fens[1]);
     assert_eq!(fens[2], fens[3]);
+    // The PGN serves as an openings file too (`-openings format=pgn plies=N`).
+    let again =
+        fers_tools::openings::parse_pgn(&pgn.0, &pgn_text, fers_core::variant::chess(), Some(6))
+            .expect("PGN openings");
+    assert_eq!(again.len(), 4);
     python_chess_check(test, &pgn.0, 4);
 }
 
