@@ -408,6 +408,11 @@ pub fn build(m: &MatchArgs) -> Result<(TournamentConfig, Vec<String>), CliError>
     let openings = match &m.openings {
         None => OpeningBook::single(Position::startpos(variant)),
         Some(p) => {
+            if let Some((k, _)) = p.iter().find(|(k, _)| {
+                !["file", "format", "order", "start", "plies", "policy"].contains(&k.as_str())
+            }) {
+                return Err(CliError::Openings(format!("unknown key '{k}'")));
+            }
             let file = get(p, "file").ok_or_else(|| CliError::Openings("missing file=".into()))?;
             let format = match get(p, "format") {
                 None if file.ends_with(".epd") => Format::Epd,

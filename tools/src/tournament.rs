@@ -13,7 +13,7 @@ use crate::referee::{self, GameRecord, GameResult, RefereeConfig};
 use crate::stats::{elo_line, score_line, wdl_text, Sprt, SprtDecision, Wdl};
 use fers_core::{Color, Position};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::io::Write;
 use std::path::PathBuf;
@@ -140,9 +140,35 @@ pub struct PairScore {
     pub a_black: Wdl,
     /// White's results against Black.
     pub white_black: Wdl,
+    /// Pentanomial counts over game pairs that share an opening (with
+    /// `-repeat`): how often `a` scored 0, 1/2, 1, 3/2, 2 in a pair.
+    pub ptnml: [u32; 5],
+    /// `a`'s half points in the first finished game of each unfinished pair.
+    pending: HashMap<usize, u32>,
 }
 
 impl PairScore {
+    /// Records one game of the opening pair `group` for the pentanomial.
+    fn add_to_pair(&mut self, group: usize, white: usize, result: GameResult) {
+        let a_colour = if white == self.a {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let half_points = match result {
+            GameResult::Win(c) if c == a_colour => 2,
+            GameResult::Win(_) => 0,
+            GameResult::Draw => 1,
+            GameResult::Aborted => return,
+        };
+        match self.pending.remove(&group) {
+            Some(first) => self.ptnml[(first + half_points) as usize] += 1,
+            None => {
+                self.pending.insert(group, half_points);
+            }
+        }
+    }
+
     fn add(&mut self, white: usize, result: GameResult) {
         let a_is_white = white == self.a;
         let (a_side, split) = if a_is_white {
@@ -429,6 +455,9 @@ pub fn run(mut config: TournamentConfig) -> Result<Summary, TournamentError> {
                 ));
                 let pi = pair_index(&pairs, job.white, job.black);
                 pairs[pi].add(job.white, record.result);
+                if config.repeat == 2 {
+                    pairs[pi].add_to_pair((job.number - 1) / 2, job.white, record.result);
+                }
                 let p = &pairs[pi];
                 printer.line(&score_line(&names[p.a], &names[p.b], &p.total));
                 if config.rating_interval > 0 && played.is_multiple_of(config.rating_interval) {
@@ -488,6 +517,13 @@ pub fn run(mut config: TournamentConfig) -> Result<Summary, TournamentError> {
             "...      White vs Black: {}",
             wdl_text(&p.white_black)
         ));
+        if config.repeat == 2 {
+            let t = p.ptnml;
+            printer.line(&format!(
+                "...      Ptnml(0-2): [{}, {}, {}, {}, {}]",
+                t[0], t[1], t[2], t[3], t[4]
+            ));
+        }
         printer.line(&elo_line(&p.total));
     }
     if let (Some(sprt), 1) = (config.sprt, pairs.len()) {
@@ -552,5 +588,25 @@ mod tests {
         assert_eq!(p.a_white, Wdl::new(1, 0, 0));
         assert_eq!(p.a_black, Wdl::new(1, 1, 1));
         assert_eq!(p.white_black, Wdl::new(2, 1, 1));
+    }
+
+    #[test]
+    fn pentanomial_pairs() {
+        let mut p = PairScore {
+            a: 0,
+            b: 1,
+            ..PairScore::default()
+        };
+        // Pair 0: a wins with White, draws with Black: 3/2.
+        p.add_to_pair(0, 0, GameResult::Win(Color::White));
+        // Pair 1 finishes out of order: a loses both: 0.
+        p.add_to_pair(1, 1, GameResult::Win(Color::White));
+        p.add_to_pair(0, 1, GameResult::Draw);
+        p.add_to_pair(1, 0, GameResult::Win(Color::Black));
+        // Pair 2: a wins both: 2; pair 3 is unfinished.
+        p.add_to_pair(2, 0, GameResult::Win(Color::White));
+        p.add_to_pair(2, 1, GameResult::Win(Color::Black));
+        p.add_to_pair(3, 0, GameResult::Draw);
+        assert_eq!(p.ptnml, [1, 0, 0, 1, 1]);
     }
 }

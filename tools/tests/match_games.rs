@@ -242,6 +242,19 @@ fn chess_match_pgn_parses_in_python_chess() {
     assert!(text.contains("Elo difference: "), "{text}");
     assert!(text.contains("Finished match"), "{text}");
     assert_eq!(text.matches("Finished game ").count(), 4, "{text}");
+    // Two opening pairs in the pentanomial counts.
+    let ptnml = text
+        .lines()
+        .find_map(|l| {
+            l.split_once("Ptnml(0-2): [")
+                .map(|(_, r)| r.trim_end_matches(']').to_string())
+        })
+        .unwrap_or_else(|| panic!("no Ptnml line in\n{text}"));
+    let pairs: u32 = ptnml
+        .split(", ")
+        .map(|n| n.parse::<u32>().expect("count"))
+        .sum();
+    assert_eq!(pairs, 2, "{text}");
     let pgn_text = std::fs::read_to_string(&pgn.0).expect("PGN written");
     let games = split_games(&pgn_text);
     assert_eq!(games.len(), 4);
