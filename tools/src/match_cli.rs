@@ -391,6 +391,13 @@ pub fn resolve_variant(
 /// Builds the tournament: engines, variant, openings. Returns warnings too.
 pub fn build(m: &MatchArgs) -> Result<(TournamentConfig, Vec<String>), CliError> {
     let (variant, warnings) = resolve_variant(&m.variant, m.variant_file.as_ref())?;
+    if m.sprt.is_some() && m.engines.len() != 2 {
+        return Err(CliError::BadValue {
+            flag: "-sprt".into(),
+            value: format!("{} engines", m.engines.len()),
+            reason: "an SPRT needs exactly two engines".into(),
+        });
+    }
     let mut engines = Vec::new();
     for (i, own) in m.engines.iter().enumerate() {
         engines.push(engine_config(i + 1, &m.each, own, m.debug)?);

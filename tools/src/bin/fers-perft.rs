@@ -17,7 +17,14 @@ fn cli() -> Command {
     Command::new("fers-perft")
         .about("perft and divide for any fers variant, optionally checked against a UCI engine")
         .arg(Arg::new("depth").required(true).value_parser(value_parser!(u32)).help("plies"))
-        .arg(Arg::new("variant").short('v').long("variant").default_value("chess"))
+        .arg(
+            Arg::new("variant")
+                .short('v')
+                .long("variant")
+                .value_name("NAME")
+                .default_value("chess")
+                .help("variant: built in, or defined in --variant-file"),
+        )
         .arg(
             Arg::new("variant-file")
                 .short('f')
