@@ -323,6 +323,49 @@ struct WorkerShared {
     stop: AtomicBool,
 }
 
+/// The round-robin table (cutechess-style): every engine's score against
+/// the field, best first, with its Elo and error.
+pub fn ranking(names: &[String], pairs: &[PairScore]) -> Vec<String> {
+    let mut per: Vec<Wdl> = vec![Wdl::default(); names.len()];
+    for p in pairs {
+        let t = p.total;
+        per[p.a].wins += t.wins;
+        per[p.a].losses += t.losses;
+        per[p.a].draws += t.draws;
+        per[p.b].wins += t.losses;
+        per[p.b].losses += t.wins;
+        per[p.b].draws += t.draws;
+    }
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_by(|&x, &y| per[y].score().total_cmp(&per[x].score()));
+    let width = names.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
+    let mut out = vec![format!(
+        "Rank {:<width$} {:>7} {:>7} {:>7} {:>7} {:>7}",
+        "Name", "Elo", "+/-", "Games", "Score", "Draw"
+    )];
+    for (rank, &i) in order.iter().enumerate() {
+        let w = &per[i];
+        let num = |x: f64| {
+            if x.is_finite() {
+                format!("{:.0}", x + 0.0)
+            } else {
+                "-".to_string()
+            }
+        };
+        out.push(format!(
+            "{:>4} {:<width$} {:>7} {:>7} {:>7} {:>6.1}% {:>6.1}%",
+            rank + 1,
+            names[i],
+            num(w.elo()),
+            num(w.elo_error()),
+            w.games(),
+            w.score() * 100.0,
+            w.draw_ratio() * 100.0
+        ));
+    }
+    out
+}
+
 fn pair_index(pairs: &[PairScore], x: usize, y: usize) -> usize {
     let (a, b) = (x.min(y), x.max(y));
     pairs
@@ -526,6 +569,11 @@ pub fn run(mut config: TournamentConfig) -> Result<Summary, TournamentError> {
         }
         printer.line(&elo_line(&p.total));
     }
+    if n > 2 {
+        for line in ranking(&names, &pairs) {
+            printer.line(&line);
+        }
+    }
     if let (Some(sprt), 1) = (config.sprt, pairs.len()) {
         printer.line(&sprt.line(&pairs[0].total));
     }
@@ -588,6 +636,33 @@ mod tests {
         assert_eq!(p.a_white, Wdl::new(1, 0, 0));
         assert_eq!(p.a_black, Wdl::new(1, 1, 1));
         assert_eq!(p.white_black, Wdl::new(2, 1, 1));
+    }
+
+    #[test]
+    fn ranking_table() {
+        let names: Vec<String> = ["a", "bb", "c"].iter().map(|s| s.to_string()).collect();
+        let pair = |a, b, w, l, d| PairScore {
+            a,
+            b,
+            total: Wdl::new(w, l, d),
+            ..PairScore::default()
+        };
+        // a: 3 wins 1 draw of 4 (87.5%); bb: 2 wins 1 loss 1 draw (62.5%);
+        // c: 4 losses (0%).
+        let pairs = [
+            pair(0, 1, 1, 0, 1),
+            pair(0, 2, 2, 0, 0),
+            pair(1, 2, 2, 0, 0),
+        ];
+        let t = ranking(&names, &pairs);
+        assert_eq!(t.len(), 4);
+        assert!(t[0].starts_with("Rank Name"), "{t:?}");
+        assert!(t[1].starts_with("   1 a "), "{t:?}");
+        assert!(t[2].starts_with("   2 bb"), "{t:?}");
+        assert!(t[3].starts_with("   3 c "), "{t:?}");
+        // a scored 3.5 of 4: 87.5%; c lost all 4: 0%, Elo -inf shown as '-'.
+        assert!(t[1].contains("87.5%"), "{t:?}");
+        assert!(t[3].contains("      -       -       4    0.0%"), "{t:?}");
     }
 
     #[test]
