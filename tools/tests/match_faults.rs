@@ -88,6 +88,9 @@ fn two_games(dir: &Dir, bad: &str, each: &[&str]) -> (Output, String, String) {
         "-engine".into(),
         format!("cmd={good}"),
         "name=good".into(),
+        // The good engine's own margin wins over -each: a loaded machine
+        // must not make it lose on time.
+        "timemargin=5000".into(),
         "-games".into(),
         "2".into(),
         "-pgnout".into(),
@@ -195,7 +198,7 @@ fn stalling_engine_without_clock_stalls() {
         "-games",
         "2",
         "-stalltimeout",
-        "0.3",
+        "1",
     ]);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("Score of bad vs good: 0 - 2 - 0"), "{text}");
