@@ -266,7 +266,10 @@ impl Worker {
             }
             i += 2;
         }
-        pos.insufficient_material()
+        // Only few-piece positions can lack mating material (cheap gate).
+        let white = pos.occupied(fers_core::Color::White).len();
+        let black = pos.occupied(fers_core::Color::Black).len();
+        white + black <= 4 && pos.insufficient_material()
     }
 
     /// Index of the opponent's previous move (for the countermove table).
