@@ -1,3 +1,6 @@
-//! fers-book: opening books. Polyglot `.bin` for chess and fers books for
-//! every variant arrive with the book issue; this crate holds their place in
-//! the workspace so the layout of SPEC section 1 is fixed from the start.
+//! fers-book: opening books. Polyglot `.bin` books for orthodox chess
+//! ([`polyglot`]): keys, lookup, move decoding and random exits. fers books
+//! for every variant are still to come.
+
+pub mod polyglot;
+pub mod polyglot_random;
