@@ -268,7 +268,7 @@ pub struct Book {
 impl Book {
     /// Reads a book from its bytes; `file` names it in errors.
     pub fn from_bytes(file: &Path, bytes: &[u8]) -> Result<Book, BookError> {
-        if bytes.len() % ENTRY_SIZE != 0 {
+        if !bytes.chunks_exact(ENTRY_SIZE).remainder().is_empty() {
             return Err(BookError::Truncated {
                 file: file.to_path_buf(),
                 len: bytes.len(),
