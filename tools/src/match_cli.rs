@@ -70,7 +70,7 @@ pub const USAGE: &str = "\
 usage: fers-match -engine cmd=CMD [name=NAME] [proto=uci|xboard] [option.X=Y] ... -engine ...
                   [-each KEY=VALUE ...] [-variant NAME] [-variantfile FILE]
                   [-games N] [-rounds N] [-repeat [N]] [-concurrency N]
-                  [-openings file=FILE [format=epd|fen|pgn] [order=sequential|random] [start=N] [plies=N]]
+                  [-openings file=FILE [format=epd|fen|pgn|polyglot] [order=sequential|random] [start=N] [plies=N]]
                   [-pgnout FILE] [-sprt elo0=E0 elo1=E1 alpha=A beta=B]
                   [-resign movecount=N score=CP [twosided=true]]
                   [-draw movenumber=N movecount=N score=CP] [-maxmoves N]
@@ -424,13 +424,15 @@ pub fn build(m: &MatchArgs) -> Result<(TournamentConfig, Vec<String>), CliError>
             let format = match get(p, "format") {
                 None if file.ends_with(".epd") => Format::Epd,
                 None if file.ends_with(".pgn") => Format::Pgn,
+                None if file.ends_with(".bin") => Format::Polyglot,
                 None => Format::Fen,
                 Some("epd") => Format::Epd,
                 Some("fen") => Format::Fen,
                 Some("pgn") => Format::Pgn,
+                Some("polyglot") => Format::Polyglot,
                 Some(f) => {
                     return Err(CliError::Openings(format!(
-                        "unsupported format '{f}' (epd or fen)"
+                        "unsupported format '{f}' (epd, fen, pgn or polyglot)"
                     )))
                 }
             };
@@ -447,9 +449,17 @@ pub fn build(m: &MatchArgs) -> Result<(TournamentConfig, Vec<String>), CliError>
                 Some(s) => Some(number("-openings plies", s)?),
                 None => None,
             };
-            let positions = openings::load(std::path::Path::new(file), format, variant, plies)
-                .map_err(|e| CliError::Openings(e.to_string()))?;
-            OpeningBook::new(positions, order, start, m.seed)
+            let path = std::path::Path::new(file);
+            if format == Format::Polyglot {
+                // Exits are random (seeded by -srand) whatever the order.
+                let plies = plies.unwrap_or(openings::DEFAULT_BOOK_PLIES);
+                openings::load_polyglot(path, variant, plies, m.seed)
+                    .map_err(|e| CliError::Openings(e.to_string()))?
+            } else {
+                let positions = openings::load(path, format, variant, plies)
+                    .map_err(|e| CliError::Openings(e.to_string()))?;
+                OpeningBook::new(positions, order, start, m.seed)
+            }
         }
     };
     Ok((

@@ -2,9 +2,11 @@
 //! comments and blank lines skipped) or a PGN file (the position after each
 //! game's main line, or after its first `plies` moves), checked against the
 //! variant, served in file order or in a seeded random order, starting at
-//! any index.
+//! any index; or random exits from a Polyglot `.bin` book (orthodox chess:
+//! up to `plies` book moves from the start, chosen by weight, seeded).
 
 use crate::san::to_san;
+use fers_book::polyglot::{Book, BookError};
 use fers_core::variant::Variant;
 use fers_core::{Game, Move, MoveList, Position};
 use rand::rngs::StdRng;
@@ -23,6 +25,8 @@ pub enum Format {
     Fen,
     /// Games in PGN: `FEN` tags and SAN (or coordinate) moves.
     Pgn,
+    /// A Polyglot `.bin` book: random exits of `plies` book moves.
+    Polyglot,
 }
 
 /// The order positions are served in (`order=sequential|random`).
@@ -45,6 +49,9 @@ pub enum OpeningsError {
         reason: String,
     },
     Empty(PathBuf),
+    Book(BookError),
+    /// The book has no move in the start position.
+    NoStart(PathBuf),
 }
 
 impl fmt::Display for OpeningsError {
@@ -57,6 +64,12 @@ impl fmt::Display for OpeningsError {
                 write!(f, "{}:{line}: {reason}", file.display())
             }
             OpeningsError::Empty(file) => write!(f, "{}: no positions", file.display()),
+            OpeningsError::Book(e) => write!(f, "{e}"),
+            OpeningsError::NoStart(file) => write!(
+                f,
+                "{}: the book has no move in the start position",
+                file.display()
+            ),
         }
     }
 }
@@ -108,7 +121,8 @@ pub fn parse(
         };
         let fen = match format {
             Format::Epd => epd_to_fen(line).ok_or_else(|| err("not an EPD line".into()))?,
-            Format::Fen | Format::Pgn => line.to_string(),
+            // Polyglot books are read by `load_polyglot`.
+            Format::Fen | Format::Pgn | Format::Polyglot => line.to_string(),
         };
         let pos = Position::from_fen(variant, &fen).map_err(|e| err(format!("{e}")))?;
         if let Some(o) = Game::new(pos.clone()).outcome() {
@@ -283,12 +297,53 @@ pub fn load(
     }
 }
 
+/// The number of book moves of a Polyglot exit when `plies=` is not given.
+pub const DEFAULT_BOOK_PLIES: usize = 8;
+
+/// Reads a Polyglot book for random exits of at most `plies` moves from
+/// the variant's start position (orthodox chess only).
+pub fn load_polyglot(
+    file: &Path,
+    variant: &'static Variant,
+    plies: usize,
+    seed: u64,
+) -> Result<OpeningBook, OpeningsError> {
+    fers_book::polyglot::check_variant(variant).map_err(OpeningsError::Book)?;
+    let book = Book::load(file).map_err(OpeningsError::Book)?;
+    let start = Position::startpos(variant);
+    if book.moves(&start).map_err(OpeningsError::Book)?.is_empty() {
+        return Err(OpeningsError::NoStart(file.to_path_buf()));
+    }
+    Ok(OpeningBook {
+        positions: vec![start],
+        order: vec![0],
+        next: 0,
+        exits: Some(Exits {
+            book,
+            variant,
+            plies,
+            rng: StdRng::seed_from_u64(seed),
+        }),
+    })
+}
+
+/// The source of random book exits.
+#[derive(Clone, Debug)]
+struct Exits {
+    book: Book,
+    variant: &'static Variant,
+    plies: usize,
+    rng: StdRng,
+}
+
 /// Serves opening positions.
 #[derive(Clone, Debug)]
 pub struct OpeningBook {
     positions: Vec<Position>,
     order: Vec<usize>,
     next: usize,
+    /// A Polyglot book: every position is a new random exit.
+    exits: Option<Exits>,
 }
 
 impl OpeningBook {
@@ -303,6 +358,7 @@ impl OpeningBook {
             positions,
             order: idx,
             next,
+            exits: None,
         }
     }
 
@@ -319,8 +375,16 @@ impl OpeningBook {
         self.positions.is_empty()
     }
 
-    /// The next position, wrapping around at the end of the file.
+    /// The next position, wrapping around at the end of the file; from a
+    /// Polyglot book, a new random exit.
     pub fn next_position(&mut self) -> Position {
+        if let Some(x) = &mut self.exits {
+            return match x.book.random_exit(x.variant, x.plies, &mut x.rng) {
+                Ok(e) => e.position,
+                // The variant was checked on loading.
+                Err(_) => Position::startpos(x.variant),
+            };
+        }
         let p = self.positions[self.order[self.next]].clone();
         self.next = (self.next + 1) % self.positions.len();
         p
