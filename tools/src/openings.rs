@@ -516,4 +516,53 @@ Kb7 1-0
         want.sort();
         assert_eq!(sorted, want);
     }
+    #[test]
+    fn polyglot_exits() {
+        use fers_book::polyglot::{self, Entry};
+        let v = variant::chess();
+        let start = Position::startpos(v);
+        let mut e4 = start.clone();
+        e4.play(start.parse_move("e2e4").unwrap());
+        let entry = |p: &Position, mv: &str| {
+            let m = p.parse_move(mv).unwrap();
+            Entry {
+                key: polyglot::key(p).unwrap(),
+                mv: polyglot::to_polyglot(p, m),
+                weight: 1,
+                learn: 0,
+            }
+        };
+        let book = Book::from_entries(vec![
+            entry(&start, "e2e4"),
+            entry(&e4, "e7e5"),
+            entry(&e4, "c7c5"),
+        ]);
+        let file = std::env::temp_dir().join(format!("fers-openings-{}.bin", std::process::id()));
+        std::fs::write(&file, book.to_bytes()).unwrap();
+        let mut a = load_polyglot(&file, v, 8, 3).unwrap();
+        let mut b = load_polyglot(&file, v, 8, 3).unwrap();
+        let mut one = load_polyglot(&file, v, 1, 3).unwrap();
+        let _ = std::fs::remove_file(&file);
+        let mut seen = Vec::new();
+        for _ in 0..20 {
+            let p = a.next_position();
+            assert_eq!(p.to_fen(), b.next_position().to_fen());
+            assert!(p.fullmove_number() == 2, "{}", p.to_fen());
+            seen.push(p.to_fen());
+            assert_eq!(one.next_position().to_fen(), e4.to_fen());
+        }
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), 2);
+        // Not a book, not chess, no start move.
+        let e = load_polyglot(Path::new("/nonexistent.bin"), v, 8, 0).unwrap_err();
+        assert!(e.to_string().contains("cannot read book"), "{e}");
+        let nostart = Book::from_entries(vec![entry(&e4, "e7e5")]);
+        let file =
+            std::env::temp_dir().join(format!("fers-openings-ns-{}.bin", std::process::id()));
+        std::fs::write(&file, nostart.to_bytes()).unwrap();
+        let e = load_polyglot(&file, v, 8, 0).unwrap_err();
+        let _ = std::fs::remove_file(&file);
+        assert!(matches!(e, OpeningsError::NoStart(_)), "{e}");
+    }
 }
