@@ -24,7 +24,7 @@ use crate::geometry::{SquareSet, MAX_SQUARES, NO_SQ};
 use crate::moves::{Move, MoveFlag, MoveList};
 use crate::piece::{Color, Family, Mode, Piece};
 use crate::position::{castle_targets, Position, KING_SIDE, QUEEN_SIDE};
-use crate::variant::{Component, Variant};
+use crate::variant::{ComplexRay, Component, Variant};
 
 /// Reports a landing square `to`; `victim` is `NO_SQ` for a quiet move,
 /// else the square of the captured piece (`to` itself, except for locust
@@ -601,14 +601,21 @@ impl Position {
 
         // Hopper-like and lame attackers.
         let complex = v.complex_kinds != 0;
-        let (sensitive, complex_check) = if complex {
-            (
-                self.complex_sensitive(ksq, them),
-                attacked_by_complex(self, &self.board, ksq, them),
-            )
-        } else {
-            (SquareSet::EMPTY, false)
-        };
+        // Per reverse ray: whether it attacks now, and per square the rays
+        // whose verdict a change there can alter. A move re-walks only the
+        // rays it touches (`ray_mask[from] | ray_mask[to]`).
+        let rays = &v.complex_rays[them.index()];
+        let per_ray = complex && v.fallback_kinds == 0 && rays.len() <= MAX_TRACKED_RAYS;
+        let mut ray_mask = [0u64; MAX_SQUARES];
+        let mut ray_hits = 0u64;
+        if per_ray {
+            for (i, r) in rays.iter().enumerate() {
+                self.mark_ray(ksq, r, 1 << i, &mut ray_mask);
+                if complex_ray_hits(v, &self.board, ksq, them, r) {
+                    ray_hits |= 1 << i;
+                }
+            }
+        }
 
         let mut board_wo_king = [Piece::EMPTY; MAX_SQUARES];
         let mut have_board = false;
@@ -647,68 +654,89 @@ impl Position {
             {
                 return false;
             }
-            if complex && (complex_check || sensitive.contains(from) || sensitive.contains(to)) {
-                let mut b = self.board;
-                b[to as usize] = match m.promotion() {
-                    Some(k) => Piece::new(k, us),
-                    None => b[from as usize],
-                };
-                b[from as usize] = Piece::EMPTY;
+            if !complex {
+                return true;
+            }
+            let touched = if per_ray {
+                ray_mask[from as usize] | ray_mask[to as usize]
+            } else {
+                u64::MAX
+            };
+            // Untouched rays keep their verdict.
+            if ray_hits & !touched != 0 {
+                return false;
+            }
+            if touched == 0 {
+                return true;
+            }
+            let mut b = self.board;
+            b[to as usize] = match m.promotion() {
+                Some(k) => Piece::new(k, us),
+                None => b[from as usize],
+            };
+            b[from as usize] = Piece::EMPTY;
+            if !per_ray {
                 return !attacked_by_complex(self, &b, ksq, them);
+            }
+            let mut t = touched;
+            while t != 0 {
+                let i = t.trailing_zeros() as usize;
+                t &= t - 1;
+                if complex_ray_hits(v, &b, ksq, them, &rays[i]) {
+                    return false;
+                }
             }
             true
         });
     }
 
-    /// Squares whose change of occupancy can change whether a hopper-like
-    /// or lame piece of `them` attacks `ksq`.
-    fn complex_sensitive(&self, ksq: u8, them: Color) -> SquareSet {
+    /// Marks with `bit` the squares whose change of occupancy can change
+    /// whether the attacker of one reverse ray hits `ksq`: the leg and
+    /// attacker squares of a lame leaper or equihopper, the whole line for
+    /// hoppers (and, for the locust, the landing square in front of the
+    /// royal piece).
+    fn mark_ray(&self, ksq: u8, r: &ComplexRay, bit: u64, mask: &mut [u64; MAX_SQUARES]) {
         let v = self.v;
-        if v.fallback_kinds != 0 {
-            return SquareSet::ALL;
-        }
-        let mut set = SquareSet::EMPTY;
-        let add = |set: &mut SquareSet, s: u8| {
+        let add = |mask: &mut [u64; MAX_SQUARES], s: u8| {
             if s != NO_SQ {
-                set.insert(s);
+                mask[s as usize] |= bit;
             }
         };
-        for r in &v.complex_rays[them.index()] {
-            match r.family {
-                Family::DecomposedLeaper => {
-                    let m = v.steps.step(r.back2, ksq);
-                    if m != NO_SQ {
-                        set.insert(m);
-                        add(&mut set, v.steps.step(r.back, m));
-                    }
+        match r.family {
+            Family::DecomposedLeaper => {
+                let m = v.steps.step(r.back2, ksq);
+                if m != NO_SQ {
+                    add(mask, m);
+                    add(mask, v.steps.step(r.back, m));
                 }
-                Family::Equihopper => {
-                    let h = v.steps.step(r.back, ksq);
-                    if h != NO_SQ {
-                        set.insert(h);
-                        add(&mut set, v.steps.step(r.back, h));
-                    }
+            }
+            Family::Equihopper => {
+                let h = v.steps.step(r.back, ksq);
+                if h != NO_SQ {
+                    add(mask, h);
+                    add(mask, v.steps.step(r.back, h));
                 }
-                _ => {
-                    // The whole line behind the royal piece (and, for the
-                    // locust, the landing square in front of it).
-                    if r.family == Family::Locuhopper {
-                        add(&mut set, v.steps.step(r.fwd, ksq));
+            }
+            _ => {
+                if r.family == Family::Locuhopper {
+                    add(mask, v.steps.step(r.fwd, ksq));
+                }
+                let mut s = v.steps.step(r.back, ksq);
+                for _ in 0..MAX_SQUARES {
+                    if s == NO_SQ || s == ksq {
+                        break;
                     }
-                    let mut s = v.steps.step(r.back, ksq);
-                    for _ in 0..MAX_SQUARES {
-                        if s == NO_SQ || s == ksq {
-                            break;
-                        }
-                        set.insert(s);
-                        s = v.steps.step(r.back, s);
-                    }
+                    add(mask, s);
+                    s = v.steps.step(r.back, s);
                 }
             }
         }
-        set
     }
 }
+
+/// Reverse rays tracked one by one in `filter_fast`; variants with more use
+/// the all-rays test.
+const MAX_TRACKED_RAYS: usize = 64;
 
 /// Attack detection on a given board (the position's, or one with the king
 /// lifted): walks the variant's attack plan outwards from `sq`, then asks
@@ -772,6 +800,27 @@ fn attacked_on(pos: &Position, board: &[Piece; MAX_SQUARES], sq: u8, by: Color) 
 #[inline(never)]
 fn attacked_by_complex(pos: &Position, board: &[Piece; MAX_SQUARES], sq: u8, by: Color) -> bool {
     let v = pos.v;
+    if v.complex_rays[by.index()]
+        .iter()
+        .any(|r| complex_ray_hits(v, board, sq, by, r))
+    {
+        return true;
+    }
+    if v.fallback_kinds != 0 {
+        return attacked_by_generation(pos, board, sq, by);
+    }
+    false
+}
+
+/// Does the attacker of one reverse ray (see `ComplexRay`) hit `sq`?
+#[inline]
+fn complex_ray_hits(
+    v: &Variant,
+    board: &[Piece; MAX_SQUARES],
+    sq: u8,
+    by: Color,
+    r: &crate::variant::ComplexRay,
+) -> bool {
     let steps = &v.steps;
     let exists = |s: u8| s != NO_SQ && board[s as usize] != Piece::HOLE;
     let piece = |s: u8| board[s as usize].is_piece();
@@ -792,71 +841,62 @@ fn attacked_by_complex(pos: &Position, board: &[Piece; MAX_SQUARES], sq: u8, by:
         }
         NO_SQ
     };
-    for r in &v.complex_rays[by.index()] {
-        let hit = match r.family {
-            Family::Hopper => {
-                let h = steps.step(r.back, sq);
-                exists(h) && piece(h) && {
-                    let a = next_piece(h, r.back);
-                    a != NO_SQ && attacker(a, r.kinds)
-                }
+    match r.family {
+        Family::Hopper => {
+            let h = steps.step(r.back, sq);
+            exists(h) && piece(h) && {
+                let a = next_piece(h, r.back);
+                a != NO_SQ && attacker(a, r.kinds)
             }
-            Family::ProlongedHopper => {
-                let h = next_piece(sq, r.back);
-                h != NO_SQ && {
-                    let a = next_piece(h, r.back);
-                    a != NO_SQ && attacker(a, r.kinds)
-                }
-            }
-            Family::DecomposedLeaper => {
-                let m = steps.step(r.back2, sq);
-                exists(m) && !piece(m) && {
-                    let a = steps.step(r.back, m);
-                    exists(a) && attacker(a, r.kinds)
-                }
-            }
-            Family::Equihopper => {
-                let h = steps.step(r.back, sq);
-                exists(h) && piece(h) && {
-                    let a = steps.step(r.back, h);
-                    exists(a) && attacker(a, r.kinds)
-                }
-            }
-            Family::ContraHopper => {
-                let h = next_piece(sq, r.back);
-                h != NO_SQ && {
-                    let a = steps.step(r.back, h);
-                    exists(a) && attacker(a, r.kinds)
-                }
-            }
-            Family::Kanghopper => {
-                let h2 = steps.step(r.back, sq);
-                exists(h2) && piece(h2) && {
-                    let h1 = next_piece(h2, r.back);
-                    h1 != NO_SQ && {
-                        let a = next_piece(h1, r.back);
-                        a != NO_SQ && attacker(a, r.kinds)
-                    }
-                }
-            }
-            Family::Locuhopper => {
-                // The victim on sq, the landing square just beyond empty.
-                let l = steps.step(r.fwd, sq);
-                exists(l) && !piece(l) && {
-                    let a = next_piece(sq, r.back);
-                    a != NO_SQ && attacker(a, r.kinds)
-                }
-            }
-            _ => false,
-        };
-        if hit {
-            return true;
         }
+        Family::ProlongedHopper => {
+            let h = next_piece(sq, r.back);
+            h != NO_SQ && {
+                let a = next_piece(h, r.back);
+                a != NO_SQ && attacker(a, r.kinds)
+            }
+        }
+        Family::DecomposedLeaper => {
+            let m = steps.step(r.back2, sq);
+            exists(m) && !piece(m) && {
+                let a = steps.step(r.back, m);
+                exists(a) && attacker(a, r.kinds)
+            }
+        }
+        Family::Equihopper => {
+            let h = steps.step(r.back, sq);
+            exists(h) && piece(h) && {
+                let a = steps.step(r.back, h);
+                exists(a) && attacker(a, r.kinds)
+            }
+        }
+        Family::ContraHopper => {
+            let h = next_piece(sq, r.back);
+            h != NO_SQ && {
+                let a = steps.step(r.back, h);
+                exists(a) && attacker(a, r.kinds)
+            }
+        }
+        Family::Kanghopper => {
+            let h2 = steps.step(r.back, sq);
+            exists(h2) && piece(h2) && {
+                let h1 = next_piece(h2, r.back);
+                h1 != NO_SQ && {
+                    let a = next_piece(h1, r.back);
+                    a != NO_SQ && attacker(a, r.kinds)
+                }
+            }
+        }
+        Family::Locuhopper => {
+            // The victim on sq, the landing square just beyond empty.
+            let l = steps.step(r.fwd, sq);
+            exists(l) && !piece(l) && {
+                let a = next_piece(sq, r.back);
+                a != NO_SQ && attacker(a, r.kinds)
+            }
+        }
+        _ => false,
     }
-    if v.fallback_kinds != 0 {
-        return attacked_by_generation(pos, board, sq, by);
-    }
-    false
 }
 
 /// Forward generation for families without a reverse rule: every such piece
