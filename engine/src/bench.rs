@@ -43,7 +43,10 @@ pub fn run(depth: i32, out: &Reporter) -> (u64, u64) {
         let pos = match Position::from_fen(v, fen) {
             Ok(p) => p,
             Err(e) => {
-                out(&format!("info string bench position {} refused: {e}", i + 1));
+                out(&format!(
+                    "info string bench position {} refused: {e}",
+                    i + 1
+                ));
                 continue;
             }
         };

@@ -205,6 +205,7 @@ impl EvalTables {
             .clone()
     }
 
+    #[allow(clippy::needless_range_loop)]
     pub fn build(v: &'static Variant, p: &Params) -> EvalTables {
         let n = v.pieces.len();
         let geo = v.geometry;
@@ -221,8 +222,10 @@ impl EvalTables {
         for k in 0..n {
             let royal = v.royal_kind == Some(k as u8);
             let pawn = v.pawn_kind == Some(k as u8);
-            let avg: f64 =
-                (0..nsq as u8).map(|s| empty_mobility(v, k, s, decay)).sum::<f64>() / nsq as f64;
+            let avg: f64 = (0..nsq as u8)
+                .map(|s| empty_mobility(v, k, s, decay))
+                .sum::<f64>()
+                / nsq as f64;
             avg_mob_f[k] = avg;
             let auto = ((p.auto_lin as f64 * avg + p.auto_quad as f64 * avg * avg) / 100.0) as i32;
             let val = if pawn {
@@ -392,8 +395,8 @@ impl EvalTables {
                 }
             }
         }
-        let chess_like = v.royal_kind.is_some()
-            && v.stalemate == fers_core::variant::StalemateRule::Draw;
+        let chess_like =
+            v.royal_kind.is_some() && v.stalemate == fers_core::variant::StalemateRule::Draw;
         EvalTables {
             variant: v,
             n,
@@ -443,7 +446,9 @@ impl EvalTables {
         ) {
             return true;
         }
-        let kind = m.promotion().unwrap_or_else(|| pos.piece_at(m.from()).kind()) as usize;
+        let kind = m
+            .promotion()
+            .unwrap_or_else(|| pos.piece_at(m.from()).kind()) as usize;
         if kind >= self.n {
             return true;
         }
@@ -600,7 +605,11 @@ pub fn evaluate_lazy(pos: &Position, t: &EvalTables, alpha: i32, beta: i32) -> i
                     s += (p.doubled.0 / 2, p.doubled.1 / 2);
                 }
                 let left = if f > 0 { info[ci].pawn_files[f - 1] } else { 0 };
-                let right = if f + 1 < 16 { info[ci].pawn_files[f + 1] } else { 0 };
+                let right = if f + 1 < 16 {
+                    info[ci].pawn_files[f + 1]
+                } else {
+                    0
+                };
                 if left == 0 && right == 0 {
                     s += p.isolated;
                 }
@@ -865,9 +874,11 @@ mod tests {
     fn material_counts() {
         let v = variant::chess();
         let t = EvalTables::for_variant(v);
-        let up_queen =
-            Position::from_fen(v, "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
-                .unwrap();
+        let up_queen = Position::from_fen(
+            v,
+            "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        )
+        .unwrap();
         assert!(evaluate(&up_queen, &t) > 700);
     }
 
@@ -877,7 +888,10 @@ mod tests {
         let v = variant::chess();
         let decay = PARAMS.rider_decay as f64 / 100.0;
         let auto = |k: usize| {
-            let avg: f64 = (0..64u8).map(|s| empty_mobility(v, k, s, decay)).sum::<f64>() / 64.0;
+            let avg: f64 = (0..64u8)
+                .map(|s| empty_mobility(v, k, s, decay))
+                .sum::<f64>()
+                / 64.0;
             (PARAMS.auto_lin as f64 * avg + PARAMS.auto_quad as f64 * avg * avg) / 100.0
         };
         let (n, b, r, q) = (auto(1), auto(2), auto(3), auto(4));

@@ -233,7 +233,10 @@ mod tests {
             other => panic!("UCI_Variant is a combo, got {other:?}"),
         }
         assert_eq!(find("hash").map(|d| d.id), Some(OptionId::Hash));
-        assert_eq!(find("move overhead").map(|d| d.id), Some(OptionId::MoveOverhead));
+        assert_eq!(
+            find("move overhead").map(|d| d.id),
+            Some(OptionId::MoveOverhead)
+        );
         assert_eq!(find("MULTIPV").map(|d| d.id), Some(OptionId::MultiPv));
     }
 

@@ -319,10 +319,16 @@ impl Worker {
                 let vv = if victim.is_piece() {
                     ev.order_value[victim.kind() as usize]
                 } else {
-                    ev.value.get(pos.variant().pawn_kind.unwrap_or(0) as usize).map(|v| v.0).unwrap_or(100)
+                    ev.value
+                        .get(pos.variant().pawn_kind.unwrap_or(0) as usize)
+                        .map(|v| v.0)
+                        .unwrap_or(100)
                 };
                 let av = ev.order_value[pos.piece_at(m.from()).kind() as usize];
-                let promo = m.promotion().map(|k| ev.order_value[k as usize]).unwrap_or(0);
+                let promo = m
+                    .promotion()
+                    .map(|k| ev.order_value[k as usize])
+                    .unwrap_or(0);
                 let mvv = vv * 8 - av / 16 + promo;
                 if av > vv + 50 && pos.attacked(m.to(), pos.side_to_move().flip()) {
                     // Probably losing: after the killers.
@@ -474,7 +480,16 @@ impl Worker {
                 self.move_stack[ply] = Move::NONE;
                 let floor = self.rep_floor;
                 self.rep_floor = self.keys.len();
-                let s = -self.search(&child, -beta, -beta + 1, depth - r, ply + 1, false, !cut_node, true);
+                let s = -self.search(
+                    &child,
+                    -beta,
+                    -beta + 1,
+                    depth - r,
+                    ply + 1,
+                    false,
+                    !cut_node,
+                    true,
+                );
                 self.rep_floor = floor;
                 self.keys.pop();
                 if self.stopped() {
@@ -534,7 +549,11 @@ impl Worker {
             {
                 continue; // futility
             }
-            let ext = if gives_check && ply < 2 * self.root_depth as usize { 1 } else { 0 };
+            let ext = if gives_check && ply < 2 * self.root_depth as usize {
+                1
+            } else {
+                0
+            };
             let new_depth = depth - 1 + ext;
             searched += 1;
             if quiet && nquiets < 64 {
@@ -546,7 +565,16 @@ impl Worker {
             self.move_stack[ply] = m;
             let mut score;
             if searched == 1 {
-                score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, gives_check, !pv_node && !cut_node, false);
+                score = -self.search(
+                    &child,
+                    -beta,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    gives_check,
+                    !pv_node && !cut_node,
+                    false,
+                );
             } else {
                 let mut r = 0;
                 if depth >= 3 && searched > 1 + pv_node as usize && (quiet || mscore < 0) {
@@ -570,12 +598,39 @@ impl Worker {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                score = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, gives_check, true, false);
+                score = -self.search(
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - r,
+                    ply + 1,
+                    gives_check,
+                    true,
+                    false,
+                );
                 if score > alpha && r > 0 {
-                    score = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, gives_check, !cut_node, false);
+                    score = -self.search(
+                        &child,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        gives_check,
+                        !cut_node,
+                        false,
+                    );
                 }
                 if pv_node && score > alpha && score < beta {
-                    score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, gives_check, false, false);
+                    score = -self.search(
+                        &child,
+                        -beta,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        gives_check,
+                        false,
+                        false,
+                    );
                 }
             }
             self.keys.pop();
@@ -626,7 +681,8 @@ impl Worker {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, best_move, best, depth, bound, ply as i32);
+        self.tt
+            .store(key, best_move, best, depth, bound, ply as i32);
         best
     }
 
@@ -758,7 +814,11 @@ impl Worker {
                 }
             }
         }
-        let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
+        let bound = if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
         self.tt.store(key, best_move, best, 0, bound, ply as i32);
         best
     }
@@ -785,18 +845,55 @@ impl Worker {
             let mut score;
             let n = i - start + 1;
             if n == 1 {
-                score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, gives_check, false, false);
+                score = -self.search(
+                    &child,
+                    -beta,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    gives_check,
+                    false,
+                    false,
+                );
             } else {
                 let mut r = 0;
                 if depth >= 3 && n > 3 && quiet && !in_check && !gives_check {
-                    r = (self.lmr[(depth as usize).min(63)][n.min(63)] as i32 - 1).clamp(0, new_depth - 1);
+                    r = (self.lmr[(depth as usize).min(63)][n.min(63)] as i32 - 1)
+                        .clamp(0, new_depth - 1);
                 }
-                score = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, gives_check, true, false);
+                score = -self.search(
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - r,
+                    ply + 1,
+                    gives_check,
+                    true,
+                    false,
+                );
                 if score > alpha && r > 0 {
-                    score = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, gives_check, true, false);
+                    score = -self.search(
+                        &child,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        gives_check,
+                        true,
+                        false,
+                    );
                 }
                 if score > alpha && score < beta {
-                    score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, gives_check, false, false);
+                    score = -self.search(
+                        &child,
+                        -beta,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        gives_check,
+                        false,
+                        false,
+                    );
                 }
             }
             self.keys.pop();
@@ -827,7 +924,7 @@ impl Worker {
             }
         }
         // Stable sort keeps the previous order among unsearched moves.
-        self.root_moves[start..].sort_by(|a, b| b.score.cmp(&a.score));
+        self.root_moves[start..].sort_by_key(|r| std::cmp::Reverse(r.score));
         best
     }
 
@@ -894,7 +991,7 @@ impl Worker {
                 }
                 // Keep the already-reported lines on top in MultiPV.
                 if pv_idx + 1 < multipv {
-                    self.root_moves[..=pv_idx].sort_by(|a, b| b.score.cmp(&a.score));
+                    self.root_moves[..=pv_idx].sort_by_key(|r| std::cmp::Reverse(r.score));
                 }
                 if self.stopped() {
                     break;

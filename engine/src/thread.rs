@@ -137,7 +137,10 @@ impl SearchPool {
                 Ok(())
             }
             Err(e) => {
-                self.tt = Arc::new(TranspositionTable::try_new(old_mb).unwrap_or_else(|_| TranspositionTable::new(1)));
+                self.tt = Arc::new(
+                    TranspositionTable::try_new(old_mb)
+                        .unwrap_or_else(|_| TranspositionTable::new(1)),
+                );
                 Err(e)
             }
         }
@@ -267,7 +270,10 @@ fn run_job(job: Job, signal_rx: &Receiver<Signal>) -> SearchResult {
         .iter()
         .filter_map(|s| root.parse_move(s).ok())
         .collect();
-    let max_depth = limits.depth.unwrap_or(MAX_PLY as i32).clamp(1, MAX_PLY as i32 - 4);
+    let max_depth = limits
+        .depth
+        .unwrap_or(MAX_PLY as i32)
+        .clamp(1, MAX_PLY as i32 - 4);
     let multipv = options.multipv.max(1);
     let threads = shared.nodes.len();
 
@@ -334,7 +340,13 @@ fn run_job(job: Job, signal_rx: &Receiver<Signal>) -> SearchResult {
     };
     let rm0 = main.root_moves.first();
     let score = rm0
-        .map(|rm| if rm.score == -INF { rm.prev_score } else { rm.score })
+        .map(|rm| {
+            if rm.score == -INF {
+                rm.prev_score
+            } else {
+                rm.score
+            }
+        })
         .unwrap_or(0);
     let pv = rm0
         .map(|rm| {

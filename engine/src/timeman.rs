@@ -81,6 +81,62 @@ pub fn budget(limits: &Limits, us: Color, overhead_ms: u64) -> Option<Budget> {
     })
 }
 
+impl Limits {
+    /// Parses the arguments of a UCI `go` command (the words after `go`).
+    /// Unknown words and bad numbers are skipped; `searchmoves` takes every
+    /// following word that is not a `go` keyword.
+    pub fn parse_go(words: &[&str]) -> Limits {
+        const KEYS: &[&str] = &[
+            "wtime",
+            "btime",
+            "winc",
+            "binc",
+            "movestogo",
+            "depth",
+            "nodes",
+            "movetime",
+            "mate",
+            "infinite",
+            "ponder",
+            "searchmoves",
+            "perft",
+        ];
+        let mut l = Limits::default();
+        let mut i = 0;
+        let num = |i: usize| words.get(i + 1).and_then(|s| s.parse::<i64>().ok());
+        while i < words.len() {
+            let w = words[i];
+            let n = num(i);
+            let clamp_u = |x: i64| x.max(0) as u64;
+            match w {
+                "wtime" => l.wtime = n.map(clamp_u),
+                "btime" => l.btime = n.map(clamp_u),
+                "winc" => l.winc = n.map(clamp_u),
+                "binc" => l.binc = n.map(clamp_u),
+                "movestogo" => l.movestogo = n.map(|x| x.clamp(0, 10_000) as u32),
+                "depth" => l.depth = n.map(|x| x.clamp(1, 1000) as i32),
+                "nodes" => l.nodes = n.map(|x| x.max(1) as u64),
+                "movetime" => l.movetime = n.map(clamp_u),
+                "mate" => l.mate = n.map(|x| x.clamp(1, 1000) as u32),
+                "infinite" => l.infinite = true,
+                "ponder" => l.ponder = true,
+                "searchmoves" => {
+                    while i + 1 < words.len() && !KEYS.contains(&words[i + 1]) {
+                        l.searchmoves.push(words[i + 1].to_string());
+                        i += 1;
+                    }
+                }
+                _ => {}
+            }
+            if n.is_some() && w != "searchmoves" && KEYS.contains(&w) {
+                i += 1;
+            }
+            i += 1;
+        }
+        l
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,51 +178,9 @@ mod tests {
             ..Default::default()
         };
         let b = budget(&l, Color::Black, 10).unwrap();
-        assert!(b.soft.as_millis() > 200 && b.hard.as_millis() < 4000, "{b:?}");
-    }
-}
-
-impl Limits {
-    /// Parses the arguments of a UCI `go` command (the words after `go`).
-    /// Unknown words and bad numbers are skipped; `searchmoves` takes every
-    /// following word that is not a `go` keyword.
-    pub fn parse_go(words: &[&str]) -> Limits {
-        const KEYS: &[&str] = &[
-            "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime", "mate",
-            "infinite", "ponder", "searchmoves", "perft",
-        ];
-        let mut l = Limits::default();
-        let mut i = 0;
-        let num = |i: usize| words.get(i + 1).and_then(|s| s.parse::<i64>().ok());
-        while i < words.len() {
-            let w = words[i];
-            let n = num(i);
-            let clamp_u = |x: i64| x.max(0) as u64;
-            match w {
-                "wtime" => l.wtime = n.map(clamp_u),
-                "btime" => l.btime = n.map(clamp_u),
-                "winc" => l.winc = n.map(clamp_u),
-                "binc" => l.binc = n.map(clamp_u),
-                "movestogo" => l.movestogo = n.map(|x| x.clamp(0, 10_000) as u32),
-                "depth" => l.depth = n.map(|x| x.clamp(1, 1000) as i32),
-                "nodes" => l.nodes = n.map(|x| x.max(1) as u64),
-                "movetime" => l.movetime = n.map(clamp_u),
-                "mate" => l.mate = n.map(|x| x.clamp(1, 1000) as u32),
-                "infinite" => l.infinite = true,
-                "ponder" => l.ponder = true,
-                "searchmoves" => {
-                    while i + 1 < words.len() && !KEYS.contains(&words[i + 1]) {
-                        l.searchmoves.push(words[i + 1].to_string());
-                        i += 1;
-                    }
-                }
-                _ => {}
-            }
-            if n.is_some() && w != "searchmoves" && KEYS.contains(&w) {
-                i += 1;
-            }
-            i += 1;
-        }
-        l
+        assert!(
+            b.soft.as_millis() > 200 && b.hard.as_millis() < 4000,
+            "{b:?}"
+        );
     }
 }

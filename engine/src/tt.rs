@@ -74,7 +74,10 @@ impl TranspositionTable {
     /// be allocated. The memory comes zeroed from the allocator (an all-zero
     /// slot is an empty entry), so pages are only touched when used.
     pub fn try_new(mb: usize) -> Result<Self, String> {
-        let bytes = mb.max(1).checked_mul(1024 * 1024).ok_or("hash size overflows")?;
+        let bytes = mb
+            .max(1)
+            .checked_mul(1024 * 1024)
+            .ok_or("hash size overflows")?;
         let n_buckets = (bytes / (BUCKET * 16)).max(1);
         let n = n_buckets * BUCKET;
         let layout = std::alloc::Layout::array::<Slot>(n).map_err(|e| e.to_string())?;

@@ -974,7 +974,10 @@ mod tests {
         uci.wait_for_search().expect("Vec output");
         let out = String::from_utf8(uci.output().clone()).expect("UTF-8");
         let lines: Vec<&str> = out.lines().collect();
-        assert!(lines.iter().any(|l| l.starts_with("info depth 4 ")), "{out}");
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth 4 ")),
+            "{out}"
+        );
         let best = lines.last().expect("output");
         assert!(best.starts_with("bestmove "), "{out}");
         let m = best.split_whitespace().nth(1).expect("a move");
@@ -1005,8 +1008,16 @@ mod tests {
             "setoption name Ponder value true",
         ]);
         assert_eq!(out, "");
-        let out = session(&["setoption name Threads value 0", "setoption name Hash value x"]);
-        assert_eq!(out.lines().filter(|l| l.starts_with("info string error:")).count(), 2);
+        let out = session(&[
+            "setoption name Threads value 0",
+            "setoption name Hash value x",
+        ]);
+        assert_eq!(
+            out.lines()
+                .filter(|l| l.starts_with("info string error:"))
+                .count(),
+            2
+        );
         let out = session(&["bench 2"]);
         assert!(out.lines().last().unwrap().ends_with(" nps"), "{out}");
     }
@@ -1068,7 +1079,10 @@ mod tests {
         assert!(!out.contains("searchmoves"), "{out}");
         uci.wait_for_search().expect("Vec output");
         let out = String::from_utf8(uci.output().clone()).expect("UTF-8");
-        let best = out.lines().find(|l| l.starts_with("bestmove")).expect("bestmove");
+        let best = out
+            .lines()
+            .find(|l| l.starts_with("bestmove"))
+            .expect("bestmove");
         assert!(
             ["bestmove a1a2", "bestmove a1a3", "bestmove h2h3"]
                 .iter()

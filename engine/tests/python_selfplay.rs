@@ -54,9 +54,15 @@ fn selfplay_through_python_chess() {
         eprintln!("SKIPPED selfplay_through_python_chess: {bin} does not offer UCI search yet");
         return;
     }
-    let script: PathBuf = [env!("CARGO_MANIFEST_DIR"), "..", "tests", "py", "selfplay.py"]
-        .iter()
-        .collect();
+    let script: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "..",
+        "tests",
+        "py",
+        "selfplay.py",
+    ]
+    .iter()
+    .collect();
     let out = Command::new(py)
         .arg(&script)
         .arg(bin)

@@ -14,7 +14,10 @@ fn game(fen: &str) -> Game {
 fn collector() -> (Reporter, Arc<Mutex<Vec<String>>>) {
     let lines = Arc::new(Mutex::new(Vec::new()));
     let l2 = lines.clone();
-    (Arc::new(move |s: &str| l2.lock().push(s.to_string())), lines)
+    (
+        Arc::new(move |s: &str| l2.lock().push(s.to_string())),
+        lines,
+    )
 }
 
 /// Checks that every `pv` in the info lines is a legal sequence.
@@ -33,13 +36,41 @@ fn assert_pvs_legal(g: &Game, lines: &[String]) {
 }
 
 const MATES: &[(&str, u32, Option<&str>)] = &[
-    ("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", 1, Some("h5f7")),
-    ("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", 2, Some("g3g6")),
-    ("r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1", 2, Some("h6h7")),
-    ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", 2, Some("d5f6")),
-    ("5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1", 2, Some("c6c4")),
-    ("4k1r1/2p3r1/1pR1p3/3pP2p/3P2qP/P4N2/1PQ4P/5R1K b - - 0 1", 2, Some("g4f3")),
-    ("r2rb1k1/pp1q1p1p/2n1p1p1/2bp4/5P2/PP1BPR1Q/1BPN2PP/R5K1 w - - 0 1", 4, Some("h3h7")),
+    (
+        "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+        1,
+        Some("h5f7"),
+    ),
+    (
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+        2,
+        Some("g3g6"),
+    ),
+    (
+        "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1",
+        2,
+        Some("h6h7"),
+    ),
+    (
+        "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",
+        2,
+        Some("d5f6"),
+    ),
+    (
+        "5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1",
+        2,
+        Some("c6c4"),
+    ),
+    (
+        "4k1r1/2p3r1/1pR1p3/3pP2p/3P2qP/P4N2/1PQ4P/5R1K b - - 0 1",
+        2,
+        Some("g4f3"),
+    ),
+    (
+        "r2rb1k1/pp1q1p1p/2n1p1p1/2bp4/5P2/PP1BPR1Q/1BPN2PP/R5K1 w - - 0 1",
+        4,
+        Some("h3h7"),
+    ),
 ];
 
 #[test]
@@ -71,26 +102,63 @@ fn go_mate_finds_mates() {
         }
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
-        assert!(pos.in_check() && list.is_empty(), "{fen}: PV {:?} does not mate", r.pv);
+        assert!(
+            pos.in_check() && list.is_empty(),
+            "{fen}: PV {:?} does not mate",
+            r.pv
+        );
         assert_eq!(r.pv.len() as u32, 2 * n - 1, "{fen}: PV {:?}", r.pv);
     }
 }
 
 /// Well-known tactical positions (Win At Chess) with their best move.
 const TACTICS: &[(&str, &str)] = &[
-    ("5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1", "e3g3"),
+    (
+        "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1",
+        "e3g3",
+    ),
     ("7k/p7/1R5K/6r1/6p1/6P1/8/8 w - - 0 1", "b6b7"),
-    ("rnbqkb1r/pppp1ppp/8/4P3/6n1/7P/PPPNPPP1/R1BQKBNR b KQkq - 0 1", "g4e3"),
-    ("r4q1k/p2bR1rp/2p2Q1N/5p2/5p2/2P5/PP3PPP/R5K1 w - - 0 1", "e7f7"),
-    ("3q1rk1/p4pp1/2pb3p/3p4/6Pr/1PNQ4/P1PB1PP1/4RRK1 b - - 0 1", "d6h2"),
-    ("2br2k1/2q3rn/p2NppQ1/2p1P3/Pp5R/4P3/1P3PPP/3R2K1 w - - 0 1", "h4h7"),
-    ("r1b1kb1r/3q1ppp/pBp1pn2/8/Np3P2/5B2/PPP3PP/R2Q1RK1 w kq - 0 1", "f3c6"),
-    ("5rk1/pp4p1/2n1p2p/2Npq3/2p5/6P1/P3P1BP/R4Q1K w - - 0 1", "f1f8"),
-    ("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", "g3g6"),
-    ("r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1", "h6h7"),
+    (
+        "rnbqkb1r/pppp1ppp/8/4P3/6n1/7P/PPPNPPP1/R1BQKBNR b KQkq - 0 1",
+        "g4e3",
+    ),
+    (
+        "r4q1k/p2bR1rp/2p2Q1N/5p2/5p2/2P5/PP3PPP/R5K1 w - - 0 1",
+        "e7f7",
+    ),
+    (
+        "3q1rk1/p4pp1/2pb3p/3p4/6Pr/1PNQ4/P1PB1PP1/4RRK1 b - - 0 1",
+        "d6h2",
+    ),
+    (
+        "2br2k1/2q3rn/p2NppQ1/2p1P3/Pp5R/4P3/1P3PPP/3R2K1 w - - 0 1",
+        "h4h7",
+    ),
+    (
+        "r1b1kb1r/3q1ppp/pBp1pn2/8/Np3P2/5B2/PPP3PP/R2Q1RK1 w kq - 0 1",
+        "f3c6",
+    ),
+    (
+        "5rk1/pp4p1/2n1p2p/2Npq3/2p5/6P1/P3P1BP/R4Q1K w - - 0 1",
+        "f1f8",
+    ),
+    (
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+        "g3g6",
+    ),
+    (
+        "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1",
+        "h6h7",
+    ),
     ("5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1", "c6c4"),
-    ("4k1r1/2p3r1/1pR1p3/3pP2p/3P2qP/P4N2/1PQ4P/5R1K b - - 0 1", "g4f3"),
-    ("r2rb1k1/pp1q1p1p/2n1p1p1/2bp4/5P2/PP1BPR1Q/1BPN2PP/R5K1 w - - 0 1", "h3h7"),
+    (
+        "4k1r1/2p3r1/1pR1p3/3pP2p/3P2qP/P4N2/1PQ4P/5R1K b - - 0 1",
+        "g4f3",
+    ),
+    (
+        "r2rb1k1/pp1q1p1p/2n1p1p1/2bp4/5P2/PP1BPR1Q/1BPN2PP/R5K1 w - - 0 1",
+        "h3h7",
+    ),
 ];
 
 #[test]
@@ -108,7 +176,10 @@ fn tactics_at_fixed_depth() {
         let r = pool.search_sync(&g, limits, rep);
         assert_pvs_legal(&g, &lines.lock());
         if r.best_text.as_deref() != Some(bm) {
-            failed.push(format!("{fen}: expected {bm}, got {:?} ({})", r.best_text, r.score));
+            failed.push(format!(
+                "{fen}: expected {bm}, got {:?} ({})",
+                r.best_text, r.score
+            ));
         }
     }
     assert!(failed.is_empty(), "unsolved:\n{}", failed.join("\n"));
@@ -130,11 +201,14 @@ fn assert_legal_bestmove(g: &Game, line: &str) {
     assert_eq!(w.next(), Some("bestmove"));
     let best = w.next().unwrap();
     let mut pos = g.position().clone();
-    let m = pos.parse_move(best).unwrap_or_else(|e| panic!("{line}: {e}"));
+    let m = pos
+        .parse_move(best)
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
     pos.play(m);
     if w.next() == Some("ponder") {
         let p = w.next().unwrap();
-        pos.parse_move(p).unwrap_or_else(|e| panic!("{line}: ponder {e}"));
+        pos.parse_move(p)
+            .unwrap_or_else(|e| panic!("{line}: ponder {e}"));
     }
 }
 
@@ -255,7 +329,11 @@ fn ponder_then_ponderhit_then_bestmove() {
     let t = Instant::now();
     pool.ponderhit();
     let bm = wait_for_bestmove(&lines, Duration::from_secs(2)).expect("bestmove after ponderhit");
-    assert!(t.elapsed() < Duration::from_millis(900), "{:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_millis(900),
+        "{:?}",
+        t.elapsed()
+    );
     assert_legal_bestmove(&g, &bm);
     pool.wait();
 
@@ -311,11 +389,21 @@ fn multipv_and_searchmoves() {
     );
     let lines = lines.lock().clone();
     assert_pvs_legal(&g, &lines);
-    let last6: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth 6 ")).collect();
+    let last6: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 6 "))
+        .collect();
     assert_eq!(last6.len(), 3, "{lines:?}");
     let firsts: Vec<&str> = last6
         .iter()
-        .map(|l| l.split(" pv ").nth(1).unwrap().split_whitespace().next().unwrap())
+        .map(|l| {
+            l.split(" pv ")
+                .nth(1)
+                .unwrap()
+                .split_whitespace()
+                .next()
+                .unwrap()
+        })
         .collect();
     assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
     for (i, l) in last6.iter().enumerate() {
@@ -341,9 +429,8 @@ fn multipv_and_searchmoves() {
 fn repetition_with_the_game_history_is_a_draw() {
     // White (knight against queen) is lost, but Nf3 repeats a position of
     // the game: the search must see that draw and take it.
-    let mut g = Game::new(
-        Position::from_fen(variant::chess(), "k7/8/8/8/8/1q6/8/6NK w - - 0 1").unwrap(),
-    );
+    let mut g =
+        Game::new(Position::from_fen(variant::chess(), "k7/8/8/8/8/1q6/8/6NK w - - 0 1").unwrap());
     for m in ["g1f3", "a8b8", "f3g1", "b8a8"] {
         g.play_str(m).unwrap();
     }
@@ -438,8 +525,26 @@ fn go_parameters_property() {
         "7k/8/6K1/8/8/8/8/6R1 w - - 0 1",
     ];
     let words_pool = [
-        "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime", "mate",
-        "searchmoves", "e2e4", "a1a2", "zz", "-5", "0", "1", "7", "30", "100", "99999999999",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movestogo",
+        "depth",
+        "nodes",
+        "movetime",
+        "mate",
+        "searchmoves",
+        "e2e4",
+        "a1a2",
+        "zz",
+        "-5",
+        "0",
+        "1",
+        "7",
+        "30",
+        "100",
+        "99999999999",
     ];
     for i in 0..40 {
         let g = game(fens[i % fens.len()]);
@@ -456,7 +561,11 @@ fn go_parameters_property() {
         pool.go(&g, limits, rep);
         let bm = wait_for_bestmove(&lines, Duration::from_secs(3))
             .unwrap_or_else(|| panic!("no bestmove for go {}", words.join(" ")));
-        assert!(t.elapsed() < Duration::from_millis(1500), "go {}", words.join(" "));
+        assert!(
+            t.elapsed() < Duration::from_millis(1500),
+            "go {}",
+            words.join(" ")
+        );
         pool.wait();
         assert_legal_bestmove(&g, &bm);
         assert_pvs_legal(&g, &lines.lock());
@@ -471,8 +580,21 @@ fn threads_and_multipv(pool: &mut SearchPool, threads: usize, multipv: usize) {
 #[test]
 fn parse_go_words() {
     let l = Limits::parse_go(&[
-        "wtime", "1000", "btime", "2000", "winc", "10", "binc", "20", "movestogo", "5", "searchmoves",
-        "e2e4", "d2d4", "depth", "7",
+        "wtime",
+        "1000",
+        "btime",
+        "2000",
+        "winc",
+        "10",
+        "binc",
+        "20",
+        "movestogo",
+        "5",
+        "searchmoves",
+        "e2e4",
+        "d2d4",
+        "depth",
+        "7",
     ]);
     assert_eq!(l.wtime, Some(1000));
     assert_eq!(l.btime, Some(2000));

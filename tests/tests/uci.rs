@@ -39,9 +39,18 @@ fn uci_handshake_lists_the_variant_option() {
     assert!(option.contains(" type combo default chess"), "{option}");
     assert!(option.contains(" var chess"), "{option}");
     // The search's options.
-    for name in ["Hash", "Threads", "MultiPV", "Ponder", "Move Overhead", "Clear Hash"] {
+    for name in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Ponder",
+        "Move Overhead",
+        "Clear Hash",
+    ] {
         assert!(
-            lines.iter().any(|l| l.starts_with(&format!("option name {name} type "))),
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {name} type "))),
             "no {name} option in {lines:?}"
         );
     }
