@@ -118,6 +118,31 @@ struct Row {
     seconds: f64,
 }
 
+/// `--repeat N`, shared by every subcommand.
+fn repeat_arg() -> Arg {
+    Arg::new("repeat")
+        .long("repeat")
+        .value_name("N")
+        .default_value("1")
+        .value_parser(value_parser!(u32).range(1..))
+        .help("Time each measurement N times and keep the best")
+}
+
+/// `--quick`, for the perft subcommands.
+fn quick_arg() -> Arg {
+    Arg::new("quick")
+        .long("quick")
+        .action(ArgAction::SetTrue)
+        .help("One ply shallower on each position (a smoke run, not a benchmark)")
+}
+
+/// `--fsf PATH`, shared by every subcommand.
+fn fsf_arg() -> Arg {
+    Arg::new("fsf").long("fsf").value_name("PATH").help(
+        "Fairy-Stockfish binary (default: $FERS_FAIRY_STOCKFISH, PATH, /usr/games/fairy-stockfish)",
+    )
+}
+
 fn cli() -> Command {
     Command::new("fers-bench")
         .about("fers speed against Fairy-Stockfish, as ratios measured in one run")
@@ -125,36 +150,14 @@ fn cli() -> Command {
         .subcommand(
             Command::new("perft")
                 .about("perft leaves/s: fers (fast and general legality paths) vs Fairy-Stockfish")
-                .arg(
-                    Arg::new("repeat")
-                        .long("repeat")
-                        .value_name("N")
-                        .default_value("1")
-                        .value_parser(value_parser!(u32).range(1..))
-                        .help("Time each measurement N times and keep the best"),
-                )
-                .arg(
-                    Arg::new("quick")
-                        .long("quick")
-                        .action(ArgAction::SetTrue)
-                        .help("One ply shallower on each position (a smoke run, not a benchmark)"),
-                )
-                .arg(Arg::new("fsf").long("fsf").value_name("PATH").help(
-                    "Fairy-Stockfish binary (default: $FERS_FAIRY_STOCKFISH, PATH, \
-                             /usr/games/fairy-stockfish)",
-                )),
+                .arg(repeat_arg())
+                .arg(quick_arg())
+                .arg(fsf_arg()),
         )
         .subcommand(
             Command::new("search")
                 .about("search nodes/s: `fers bench` vs `fairy-stockfish bench`")
-                .arg(
-                    Arg::new("repeat")
-                        .long("repeat")
-                        .value_name("N")
-                        .default_value("1")
-                        .value_parser(value_parser!(u32).range(1..))
-                        .help("Run each bench N times and keep the fastest"),
-                )
+                .arg(repeat_arg())
                 .arg(
                     Arg::new("depth")
                         .long("depth")
@@ -176,36 +179,14 @@ fn cli() -> Command {
                         .value_name("PATH")
                         .help("fers binary (default: the one next to fers-bench)"),
                 )
-                .arg(
-                    Arg::new("fsf")
-                        .long("fsf")
-                        .value_name("PATH")
-                        .help("Fairy-Stockfish binary"),
-                ),
+                .arg(fsf_arg()),
         )
         .subcommand(
             Command::new("fairy")
                 .about("perft leaves/s on fairy pieces (pao+mao, Capablanca) vs Fairy-Stockfish")
-                .arg(
-                    Arg::new("repeat")
-                        .long("repeat")
-                        .value_name("N")
-                        .default_value("1")
-                        .value_parser(value_parser!(u32).range(1..))
-                        .help("Time each measurement N times and keep the best"),
-                )
-                .arg(
-                    Arg::new("quick")
-                        .long("quick")
-                        .action(ArgAction::SetTrue)
-                        .help("One ply shallower (a smoke run, not a benchmark)"),
-                )
-                .arg(
-                    Arg::new("fsf")
-                        .long("fsf")
-                        .value_name("PATH")
-                        .help("Fairy-Stockfish binary"),
-                ),
+                .arg(repeat_arg())
+                .arg(quick_arg())
+                .arg(fsf_arg()),
         )
 }
 
