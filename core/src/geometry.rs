@@ -19,17 +19,6 @@ pub const MAX_SQUARES: usize = MAX_FILES * MAX_RANKS;
 /// "No square": off the board in step tables, no en-passant square, no king.
 pub const NO_SQ: u8 = 255;
 
-/// A square index on a particular board (`rank * files + file`).
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub struct Square(pub u8);
-
-impl Square {
-    #[inline]
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
 /// How the board edges connect.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum Topology {
@@ -211,14 +200,6 @@ impl SquareSet {
     pub fn or(self, o: SquareSet) -> SquareSet {
         SquareSet([self.0[0] | o.0[0], self.0[1] | o.0[1], self.0[2] | o.0[2]])
     }
-    /// All squares of a board with `n` squares.
-    pub fn full(n: usize) -> SquareSet {
-        let mut s = SquareSet::EMPTY;
-        for sq in 0..n {
-            s.insert(sq as u8);
-        }
-        s
-    }
     #[inline]
     pub fn iter(&self) -> SquareIter {
         SquareIter {
@@ -302,15 +283,6 @@ impl Steps {
         self.table.push(t);
         assert!(self.vectors.len() < 255, "too many direction vectors");
         (self.vectors.len() - 1) as u8
-    }
-
-    /// The direction number of the opposite vector (must exist).
-    pub fn opposite(&self, dir: u8) -> Option<u8> {
-        let (x, y) = self.vectors[dir as usize];
-        self.vectors
-            .iter()
-            .position(|&v| v == (-x, -y))
-            .map(|i| i as u8)
     }
 
     #[inline(always)]

@@ -23,7 +23,7 @@ pub mod variant_file;
 pub mod zobrist;
 
 pub use game::{Game, Outcome, Termination};
-pub use geometry::{Geometry, Square, SquareSet, Topology};
+pub use geometry::{Geometry, SquareSet, Topology};
 pub use moves::{Move, MoveError, MoveFlag, MoveList};
 pub use piece::{Color, Piece};
 pub use position::{FenError, Position};

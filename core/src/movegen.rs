@@ -385,13 +385,6 @@ impl Position {
         list.len()
     }
 
-    /// Is the move legal here? (Slow: for input checking, not search.)
-    pub fn is_legal(&self, m: Move) -> bool {
-        let mut list = MoveList::new();
-        self.legal_moves(&mut list);
-        list.contains(m)
-    }
-
     /// Pseudo-legal moves: every move by the pieces' movement, castling
     /// included (castling is checked fully here, it is rare).
     pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
