@@ -17,14 +17,14 @@
 //!
 //! Tunable numbers live in [`Params`] (one place, [`PARAMS`]).
 
-use fers_core::geometry::{SquareSet, MAX_SQUARES, NO_SQ};
+use fers_core::geometry::{SquareSet, Topology, MAX_SQUARES, NO_SQ};
 use fers_core::piece::{named_piece, Family, Mode};
 use fers_core::{Color, Position, Variant};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 /// Tunable evaluation parameters (centipawns; `(mg, eg)` pairs).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Params {
     pub pawn: (i32, i32),
     pub knight: (i32, i32),
@@ -66,44 +66,24 @@ pub struct Params {
     pub passed_king_dist_eg: i32,
     pub threat_by_pawn: (i32, i32),
     pub hanging: (i32, i32),
+    /// Pawn with an own pawn beside it on the same rank.
+    pub phalanx: (i32, i32),
+    /// Passed pawn whose square in front is empty, per scaled rank.
+    pub passed_free: (i32, i32),
+    /// Minor piece on an outpost: in the enemy half, defended by a pawn,
+    /// not attacked by enemy pawns.
+    pub outpost: (i32, i32),
+    /// Rook-like piece (not a queen) on the relative seventh rank.
+    pub rook_seventh: (i32, i32),
+    /// Learned corrections for the orthodox pieces on an 8x8 board, added to
+    /// the generated piece-square tables: `[role][square]` with roles pawn,
+    /// knight, bishop, rook, queen, king and squares a1 = 0 from White's
+    /// side (see [`crate::tuned`]).
+    pub ortho_pst: [[(i32, i32); 64]; 6],
 }
 
-pub const PARAMS: Params = Params {
-    pawn: (85, 110),
-    knight: (330, 310),
-    bishop: (345, 330),
-    rook: (470, 540),
-    queen: (1000, 1000),
-    auto_lin: 5500,
-    auto_quad: 120,
-    rider_decay: 60,
-    center_mg: 10,
-    center_eg: 6,
-    mob_scale_mg: 36,
-    mob_scale_eg: 40,
-    pawn_advance_mg: [0, 0, 3, 8, 15, 25, 40, 0],
-    pawn_advance_eg: [0, 0, 5, 12, 22, 35, 55, 0],
-    passed_mg: [0, 5, 8, 14, 28, 50, 85, 0],
-    passed_eg: [0, 12, 18, 32, 55, 95, 150, 0],
-    pawn_center_mg: 12,
-    doubled: (-8, -20),
-    isolated: (-10, -14),
-    supported: (8, 6),
-    bishop_pair: (25, 50),
-    rook_open: (25, 10),
-    rook_semi_open: (12, 6),
-    shield1: 14,
-    shield2: 7,
-    king_open_file: -18,
-    king_danger_div: 6,
-    king_danger_cap: 600,
-    tempo: 14,
-    king_rank_mg: 14,
-    king_center_eg: 10,
-    passed_king_dist_eg: 6,
-    threat_by_pawn: (70, 45),
-    hanging: (40, 25),
-};
+/// The parameters in use, fitted by `fers-tune` (see [`crate::tuned`]).
+pub use crate::tuned::PARAMS;
 
 /// Value of a draw.
 pub const DRAW: i32 = 0;
@@ -111,6 +91,10 @@ pub const DRAW: i32 = 0;
 /// Per-variant tables, built once per variant.
 pub struct EvalTables {
     pub variant: &'static Variant,
+    /// The parameters these tables were built from.
+    pub params: Params,
+    /// Orthodox role (see [`Params::ortho_pst`]) of each kind, on 8x8 only.
+    pub ortho_role: Vec<Option<u8>>,
     n: usize,
     /// Middlegame/endgame material value per kind (royal: 0).
     pub value: Vec<(i32, i32)>,
@@ -190,6 +174,25 @@ fn same_movement(v: &Variant, kind: usize, name: &str) -> bool {
     named_piece(name)
         .map(|s| v.pieces[kind].movement.to_string() == s)
         .unwrap_or(false)
+}
+
+/// Orthodox role of a kind on an 8x8 board (0 pawn .. 5 king), recognised
+/// by its movement, for the learned tables of [`Params::ortho_pst`].
+pub fn ortho_role(v: &Variant, kind: usize) -> Option<u8> {
+    if v.geometry.files != 8 || v.geometry.ranks != 8 || v.geometry.topology != Topology::Plain {
+        return None;
+    }
+    if v.pawn_kind == Some(kind as u8) {
+        return Some(0);
+    }
+    let roles = ["knight", "bishop", "rook", "queen"];
+    if let Some(i) = roles.iter().position(|r| same_movement(v, kind, r)) {
+        return Some(i as u8 + 1);
+    }
+    if v.royal_kind == Some(kind as u8) && same_movement(v, kind, "king") {
+        return Some(5);
+    }
+    None
 }
 
 impl EvalTables {
@@ -314,6 +317,17 @@ impl EvalTables {
                 pst_w[k][sq as usize] = (mg, eg);
             }
         }
+        // Learned corrections for the orthodox pieces of 8x8 chess.
+        let ortho_role: Vec<Option<u8>> = (0..n).map(|k| ortho_role(v, k)).collect();
+        for k in 0..n {
+            if let Some(role) = ortho_role[k] {
+                for sq in 0..64 {
+                    let (a, b) = p.ortho_pst[role as usize][sq];
+                    pst_w[k][sq].0 += a;
+                    pst_w[k][sq].1 += b;
+                }
+            }
+        }
         let mut pst_b = vec![[(0, 0); MAX_SQUARES]; n];
         for k in 0..n {
             for sq in 0..nsq as u8 {
@@ -399,6 +413,8 @@ impl EvalTables {
             v.royal_kind.is_some() && v.stalemate == fers_core::variant::StalemateRule::Draw;
         EvalTables {
             variant: v,
+            params: p.clone(),
+            ortho_role,
             n,
             value,
             order_value,
@@ -510,7 +526,7 @@ pub const LAZY_MARGIN: i32 = 500;
 pub fn evaluate_lazy(pos: &Position, t: &EvalTables, alpha: i32, beta: i32) -> i32 {
     let v = t.variant;
     let geo = v.geometry;
-    let p = &PARAMS;
+    let p = &t.params;
     let mut side = [S::default(), S::default()];
     let mut info: [SideInfo; 2] = [0, 1].map(|_| SideInfo {
         pawn_files: [0; 16],
@@ -616,12 +632,22 @@ pub fn evaluate_lazy(pos: &Position, t: &EvalTables, alpha: i32, beta: i32) -> i
                 if info[ci].pawn_attacks.contains(sq) {
                     s += p.supported;
                 }
+                if geo
+                    .offset(sq, 1, 0)
+                    .is_some_and(|t| pos.piece_at(t) == pos.piece_at(sq))
+                {
+                    s += p.phalanx;
+                }
                 // Passed: no enemy pawn ahead on this or adjacent files.
                 if is_passed(&info[ti], geo.files as usize, c, f, geo.rank_of(sq)) {
                     let idx = scale_rank8(geo.ranks, rr);
                     s += (p.passed_mg[idx], p.passed_eg[idx]);
                     // King distances to the square in front (endgame).
                     let front = v.steps.step(v.pawn_push[ci], sq);
+                    if front != NO_SQ && pos.piece_at(front).is_empty() {
+                        let w = idx as i32;
+                        s += (p.passed_free.0 * w / 4, p.passed_free.1 * w / 4);
+                    }
                     if front != NO_SQ && info[ti].royal != NO_SQ && info[ci].royal != NO_SQ {
                         let dt = dist(geo, info[ti].royal, front);
                         let do_ = dist(geo, info[ci].royal, front);
@@ -686,6 +712,20 @@ pub fn evaluate_lazy(pos: &Position, t: &EvalTables, alpha: i32, beta: i32) -> i
             if hits > 0 {
                 attackers[ti] += 1;
                 danger_units[ti] += hits * (t.value[ku].0 / 100).max(1);
+            }
+            if v.pawn_kind.is_some() {
+                let rr = v.relative_rank(c, sq) as usize;
+                if t.orth_rider[ku] && t.value[ku].0 < 700 && rr + 2 == geo.ranks as usize {
+                    s += p.rook_seventh;
+                }
+                if !t.orth_rider[ku]
+                    && t.value[ku].0 < 400
+                    && 2 * rr >= geo.ranks as usize
+                    && info[ci].pawn_attacks.contains(sq)
+                    && !info[ti].pawn_attacks.contains(sq)
+                {
+                    s += p.outpost;
+                }
             }
             if t.orth_rider[ku] && v.pawn_kind.is_some() {
                 let f = geo.file_of(sq) as usize;

@@ -8,6 +8,7 @@ pub mod search;
 pub mod thread;
 pub mod timeman;
 pub mod tt;
+pub mod tuned;
 pub mod uci;
 
 pub use engine::Engine;

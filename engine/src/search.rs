@@ -126,6 +126,14 @@ pub struct Worker {
     counter: Vec<Move>,
     /// Move played at each ply on the current path.
     move_stack: [Move; MAX_PLY + 4],
+    /// Continuation history: `cont[ctx * stride + piece_to]`, where `ctx` is
+    /// the piece/destination of the move one or two plies earlier and
+    /// `piece_to` that of the move being scored. Empty (disabled) when the
+    /// variant's table would be too large.
+    cont: Vec<i16>,
+    cont_stride: usize,
+    /// Piece/destination index of the move at each ply (`NO_CTX`: none).
+    ctx: [usize; MAX_PLY + 4],
     nsq: usize,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
@@ -141,6 +149,11 @@ pub struct Worker {
 
 const TIME_CHECK_MASK: u64 = 255;
 
+/// No continuation context (root, null move).
+const NO_CTX: usize = usize::MAX;
+/// Largest continuation-history table (entries of 2 bytes) per thread.
+const MAX_CONT_ENTRIES: usize = 1 << 22;
+
 impl Worker {
     pub fn new(
         id: usize,
@@ -149,6 +162,8 @@ impl Worker {
         eval: Arc<EvalTables>,
     ) -> Worker {
         let nsq = eval.variant.geometry.num_squares();
+        // Piece codes are ((kind + 1) << 1) | colour.
+        let cont_stride = (2 * eval.variant.pieces.len() + 2) * nsq;
         let mut lmr = vec![[0u8; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
@@ -169,6 +184,13 @@ impl Worker {
             history: vec![0; 2 * nsq * nsq],
             counter: vec![Move::NONE; 2 * nsq * nsq],
             move_stack: [Move::NONE; MAX_PLY + 4],
+            cont: if cont_stride * cont_stride <= MAX_CONT_ENTRIES {
+                vec![0; cont_stride * cont_stride]
+            } else {
+                Vec::new()
+            },
+            cont_stride,
+            ctx: [NO_CTX; MAX_PLY + 4],
             nsq,
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
@@ -284,6 +306,49 @@ impl Worker {
         (pos.side_to_move().index() * self.nsq + m.from() as usize) * self.nsq + m.to() as usize
     }
 
+    /// Piece/destination index of a move (for continuation history).
+    #[inline]
+    fn piece_to(&self, pos: &Position, m: Move) -> usize {
+        if self.cont.is_empty() {
+            return NO_CTX;
+        }
+        pos.piece_at(m.from()).0 as usize * self.nsq + m.to() as usize
+    }
+
+    /// Continuation-history score of `pt` after the moves 1 and 2 plies back.
+    #[inline]
+    fn cont_score(&self, ply: usize, pt: usize) -> i32 {
+        if pt == NO_CTX {
+            return 0;
+        }
+        let mut s = 0;
+        for back in 1..=2 {
+            if ply >= back {
+                let c = self.ctx[ply - back];
+                if c != NO_CTX {
+                    s += self.cont[c * self.cont_stride + pt] as i32;
+                }
+            }
+        }
+        s
+    }
+
+    fn update_cont(&mut self, ply: usize, pt: usize, bonus: i32) {
+        if pt == NO_CTX {
+            return;
+        }
+        for back in 1..=2 {
+            if ply >= back {
+                let c = self.ctx[ply - back];
+                if c != NO_CTX {
+                    let h = &mut self.cont[c * self.cont_stride + pt];
+                    let v = *h as i32;
+                    *h = (v + bonus - v * bonus.abs() / 16384) as i16;
+                }
+            }
+        }
+    }
+
     /// Score of the side to move with no legal move.
     fn no_moves_score(pos: &Position, ply: usize, in_check: bool) -> i32 {
         if in_check {
@@ -345,7 +410,7 @@ impl Worker {
             } else if m == cm {
                 (1 << 22) - 1
             } else {
-                self.history[self.hist_idx(pos, m)]
+                self.history[self.hist_idx(pos, m)] + self.cont_score(ply, self.piece_to(pos, m))
             };
             self.scores[base + i] = s;
         }
@@ -478,6 +543,7 @@ impl Worker {
                 child.play_null();
                 self.keys.push(key);
                 self.move_stack[ply] = Move::NONE;
+                self.ctx[ply] = NO_CTX;
                 let floor = self.rep_floor;
                 self.rep_floor = self.keys.len();
                 let s = -self.search(
@@ -563,6 +629,7 @@ impl Worker {
 
             self.keys.push(key);
             self.move_stack[ply] = m;
+            self.ctx[ply] = self.piece_to(pos, m);
             let mut score;
             if searched == 1 {
                 score = -self.search(
@@ -591,7 +658,7 @@ impl Worker {
                     if mscore >= (1 << 22) {
                         r -= 1; // killers
                     } else if quiet {
-                        r -= (mscore / 6000).clamp(-2, 2);
+                        r -= (mscore / 8000).clamp(-2, 2);
                     }
                     if gives_check || in_check {
                         r -= 1;
@@ -660,9 +727,13 @@ impl Worker {
                             let bonus = (depth * depth * 16).min(1600);
                             let idx = self.hist_idx(pos, m);
                             self.update_history(idx, bonus);
+                            let pt = self.piece_to(pos, m);
+                            self.update_cont(ply, pt, bonus);
                             for &q in &quiets[..nquiets.saturating_sub(1)] {
                                 let qi = self.hist_idx(pos, q);
                                 self.update_history(qi, -bonus);
+                                let pt = self.piece_to(pos, q);
+                                self.update_cont(ply, pt, -bonus);
                             }
                         }
                         break;
@@ -798,6 +869,7 @@ impl Worker {
                 }
             }
             self.move_stack[ply] = m;
+            self.ctx[ply] = self.piece_to(pos, m);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qdepth + 1, gives_check);
             if self.stopped() {
                 return 0;
@@ -841,6 +913,7 @@ impl Worker {
             let quiet = !pos.is_capture(m) && m.promotion().is_none();
             self.keys.push(key);
             self.move_stack[0] = m;
+            self.ctx[0] = self.piece_to(pos, m);
             self.seldepth = self.seldepth.max(1);
             let mut score;
             let n = i - start + 1;
@@ -1038,7 +1111,7 @@ impl Worker {
                         _ => 0.7,
                     };
                     let el = self.shared.elapsed().as_secs_f64();
-                    if el > b.soft.as_secs_f64() * factor * 0.5 {
+                    if el > b.soft.as_secs_f64() * factor * 0.6 {
                         break;
                     }
                 }

@@ -1,0 +1,401 @@
+//! fers-tune: fits the evaluation parameters to labelled positions.
+//!
+//! Input lines are `FEN;score`, the score in centipawns from White's side as
+//! given by a stronger engine (for example Stockfish at a fixed depth on
+//! positions whose best move is quiet). The loss is Texel's: the mean squared
+//! difference between `sigmoid(K * ours)` and `sigmoid(K0 * label)`, with K
+//! fitted once to the current evaluation so that its scale is kept.
+//!
+//! Two alternating steps:
+//! - the orthodox piece-square corrections (`Params::ortho_pst`), which enter
+//!   the evaluation linearly, by full-batch Adam on their exact gradient;
+//! - every other scalar parameter by coordinate descent on the real
+//!   evaluation (Texel's local search).
+//!
+//! The result is written as Rust source for `engine/src/tuned.rs`.
+
+use fers_core::{Color, Position, Variant};
+use fers_engine::evaluate::{evaluate, EvalTables, Params, PARAMS};
+use std::io::Write;
+
+struct Sample {
+    pos: Position,
+    /// Win probability of White from the label.
+    target: f64,
+}
+
+/// Logistic scale of the labels (400 centipawns = factor 10 in odds).
+const K_LABEL: f64 = std::f64::consts::LN_10 / 400.0;
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn white_eval(s: &Sample, t: &EvalTables) -> i32 {
+    let e = evaluate(&s.pos, t);
+    if s.pos.side_to_move() == Color::White {
+        e
+    } else {
+        -e
+    }
+}
+
+fn evals(samples: &[Sample], t: &EvalTables, threads: usize) -> Vec<i32> {
+    let chunk = samples.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|sc| {
+        let hs: Vec<_> = samples
+            .chunks(chunk)
+            .map(|c| sc.spawn(move || c.iter().map(|s| white_eval(s, t)).collect::<Vec<_>>()))
+            .collect();
+        hs.into_iter().flat_map(|h| h.join().unwrap()).collect()
+    })
+}
+
+fn loss_of(samples: &[Sample], ev: &[i32], k: f64) -> f64 {
+    samples
+        .iter()
+        .zip(ev)
+        .map(|(s, &e)| {
+            let d = s.target - sigmoid(k * e as f64);
+            d * d
+        })
+        .sum::<f64>()
+        / samples.len().max(1) as f64
+}
+
+fn loss(v: &'static Variant, p: &Params, samples: &[Sample], k: f64, threads: usize) -> f64 {
+    let t = EvalTables::build(v, p);
+    loss_of(samples, &evals(samples, &t, threads), k)
+}
+
+/// Every scalar parameter except those that only shape fairy pieces.
+fn scalars(p: &mut Params) -> Vec<(String, &mut i32)> {
+    let Params {
+        pawn,
+        knight,
+        bishop,
+        rook,
+        queen,
+        auto_lin: _,
+        auto_quad: _,
+        rider_decay: _,
+        center_mg,
+        center_eg,
+        mob_scale_mg,
+        mob_scale_eg,
+        pawn_advance_mg,
+        pawn_advance_eg,
+        passed_mg,
+        passed_eg,
+        pawn_center_mg,
+        doubled,
+        isolated,
+        supported,
+        bishop_pair,
+        rook_open,
+        rook_semi_open,
+        shield1,
+        shield2,
+        king_open_file,
+        king_danger_div,
+        king_danger_cap,
+        tempo,
+        king_rank_mg,
+        king_center_eg,
+        passed_king_dist_eg,
+        threat_by_pawn,
+        hanging,
+        phalanx,
+        passed_free,
+        outpost,
+        rook_seventh,
+        ortho_pst: _,
+    } = p;
+    let mut v: Vec<(String, &mut i32)> = Vec::new();
+    for (name, (a, b)) in [
+        ("pawn", pawn),
+        ("knight", knight),
+        ("bishop", bishop),
+        ("rook", rook),
+        ("queen", queen),
+        ("doubled", doubled),
+        ("isolated", isolated),
+        ("supported", supported),
+        ("bishop_pair", bishop_pair),
+        ("rook_open", rook_open),
+        ("rook_semi_open", rook_semi_open),
+        ("threat_by_pawn", threat_by_pawn),
+        ("hanging", hanging),
+        ("phalanx", phalanx),
+        ("passed_free", passed_free),
+        ("outpost", outpost),
+        ("rook_seventh", rook_seventh),
+    ] {
+        v.push((format!("{name}.mg"), a));
+        v.push((format!("{name}.eg"), b));
+    }
+    for (name, x) in [
+        ("center_mg", center_mg),
+        ("center_eg", center_eg),
+        ("mob_scale_mg", mob_scale_mg),
+        ("mob_scale_eg", mob_scale_eg),
+        ("pawn_center_mg", pawn_center_mg),
+        ("shield1", shield1),
+        ("shield2", shield2),
+        ("king_open_file", king_open_file),
+        ("king_danger_div", king_danger_div),
+        ("king_danger_cap", king_danger_cap),
+        ("tempo", tempo),
+        ("king_rank_mg", king_rank_mg),
+        ("king_center_eg", king_center_eg),
+        ("passed_king_dist_eg", passed_king_dist_eg),
+    ] {
+        v.push((name.to_string(), x));
+    }
+    for (name, arr) in [
+        ("pawn_advance_mg", pawn_advance_mg),
+        ("pawn_advance_eg", pawn_advance_eg),
+        ("passed_mg", passed_mg),
+        ("passed_eg", passed_eg),
+    ] {
+        for (i, x) in arr.iter_mut().enumerate().skip(1).take(6) {
+            v.push((format!("{name}[{i}]"), x));
+        }
+    }
+    v
+}
+
+/// Linear features of the orthodox tables: `(role * 64 + square, sign)`.
+fn pst_features(pos: &Position, t: &EvalTables) -> Vec<(u16, i8)> {
+    let mut f = Vec::new();
+    for c in [Color::White, Color::Black] {
+        for sq in pos.occupied(c).iter() {
+            let k = pos.piece_at(sq).kind() as usize;
+            if let Some(role) = t.ortho_role.get(k).copied().flatten() {
+                let (wsq, sign) = match c {
+                    Color::White => (sq as usize, 1),
+                    Color::Black => (sq as usize ^ 56, -1),
+                };
+                f.push(((role as usize * 64 + wsq) as u16, sign));
+            }
+        }
+    }
+    f
+}
+
+/// Adam on the orthodox tables, with the rest of the evaluation fixed.
+fn tune_pst(
+    v: &'static Variant,
+    p: &mut Params,
+    samples: &[Sample],
+    k: f64,
+    iters: usize,
+    lr: f64,
+    threads: usize,
+) {
+    let t = EvalTables::build(v, p);
+    let base = evals(samples, &t, threads);
+    let feats: Vec<Vec<(u16, i8)>> = samples.iter().map(|s| pst_features(&s.pos, &t)).collect();
+    let phases: Vec<f64> = samples
+        .iter()
+        .map(|s| t.phase(&s.pos) as f64 / 256.0)
+        .collect();
+    let n = 6 * 64;
+    let mut delta = vec![[0.0f64; 2]; n];
+    let mut m1 = vec![[0.0f64; 2]; n];
+    let mut m2 = vec![[0.0f64; 2]; n];
+    let (b1, b2) = (0.9f64, 0.999f64);
+    for it in 1..=iters {
+        let mut grad = vec![[0.0f64; 2]; n];
+        let mut l = 0.0;
+        for i in 0..samples.len() {
+            let ph = phases[i];
+            let mut e = base[i] as f64;
+            for &(idx, sg) in &feats[i] {
+                let d = delta[idx as usize];
+                e += sg as f64 * (d[0] * ph + d[1] * (1.0 - ph));
+            }
+            let s = sigmoid(k * e);
+            let err = s - samples[i].target;
+            l += err * err;
+            let g = 2.0 * err * s * (1.0 - s) * k;
+            for &(idx, sg) in &feats[i] {
+                let gg = g * sg as f64;
+                grad[idx as usize][0] += gg * ph;
+                grad[idx as usize][1] += gg * (1.0 - ph);
+            }
+        }
+        let inv = 1.0 / samples.len() as f64;
+        for j in 0..n {
+            for h in 0..2 {
+                let g = grad[j][h] * inv + 1e-9 * delta[j][h];
+                m1[j][h] = b1 * m1[j][h] + (1.0 - b1) * g;
+                m2[j][h] = b2 * m2[j][h] + (1.0 - b2) * g * g;
+                let mh = m1[j][h] / (1.0 - b1.powi(it as i32));
+                let vh = m2[j][h] / (1.0 - b2.powi(it as i32));
+                delta[j][h] -= lr * mh / (vh.sqrt() + 1e-12);
+            }
+        }
+        if it % 50 == 0 || it == iters {
+            eprintln!("  pst iter {it}: loss {:.7}", l * inv);
+        }
+    }
+    for role in 0..6 {
+        for sq in 0..64 {
+            let d = delta[role * 64 + sq];
+            let e = &mut p.ortho_pst[role][sq];
+            e.0 += d[0].round() as i32;
+            e.1 += d[1].round() as i32;
+        }
+    }
+}
+
+fn tune_scalars(
+    v: &'static Variant,
+    p: &mut Params,
+    samples: &[Sample],
+    k: f64,
+    threads: usize,
+) -> f64 {
+    let mut best = loss(v, p, samples, k, threads);
+    let count = scalars(p).len();
+    for i in 0..count {
+        let cur = *scalars(p)[i].1;
+        let step = (cur.abs() / 16).max(2);
+        let mut improved = false;
+        for dir in [1, -1] {
+            loop {
+                let mut q = p.clone();
+                *scalars(&mut q)[i].1 += dir * step;
+                let l = loss(v, &q, samples, k, threads);
+                if l < best {
+                    best = l;
+                    *p = q;
+                    improved = true;
+                } else {
+                    break;
+                }
+            }
+            if improved {
+                break;
+            }
+        }
+        let name = scalars(p)[i].0.clone();
+        eprintln!("  {name}: {cur} -> {} (loss {best:.7})", *scalars(p)[i].1);
+    }
+    best
+}
+
+fn fit_k(samples: &[Sample], ev: &[i32]) -> f64 {
+    let (mut lo, mut hi) = (0.0005f64, 0.02f64);
+    for _ in 0..60 {
+        let a = lo + (hi - lo) / 3.0;
+        let b = hi - (hi - lo) / 3.0;
+        if loss_of(samples, ev, a) < loss_of(samples, ev, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Writes `engine/src/tuned.rs` (run `cargo fmt` afterwards).
+fn write_params(path: &str, p: &Params, note: &str) -> std::io::Result<()> {
+    let mut f = std::fs::File::create(path)?;
+    writeln!(
+        f,
+        "//! The evaluation parameters, written by `fers-tune` ({note})."
+    )?;
+    writeln!(f, "//!")?;
+    writeln!(
+        f,
+        "//! Tools/src/bin/fers-tune.rs explains the fit; `Params` in"
+    )?;
+    writeln!(f, "//! `evaluate.rs` says what each number means.")?;
+    writeln!(f)?;
+    writeln!(f, "use crate::evaluate::Params;")?;
+    writeln!(f)?;
+    writeln!(f, "pub const PARAMS: Params = {p:?};")?;
+    Ok(())
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() < 3 {
+        eprintln!("usage: fers-tune OUT.rs DATA... [-rounds N] [-threads N] [-limit N]");
+        std::process::exit(2);
+    }
+    let out = &args[1];
+    let mut files = Vec::new();
+    let (mut rounds, mut threads, mut limit) = (3usize, 2usize, usize::MAX);
+    let mut i = 2;
+    while i < args.len() {
+        let num = |j: usize| args.get(j).and_then(|s| s.parse().ok());
+        match args[i].as_str() {
+            "-rounds" => rounds = num(i + 1).unwrap_or(rounds),
+            "-threads" => threads = num(i + 1).unwrap_or(threads),
+            "-limit" => limit = num(i + 1).unwrap_or(limit),
+            f => {
+                files.push(f.to_string());
+                i += 1;
+                continue;
+            }
+        }
+        i += 2;
+    }
+    let v = fers_core::variant::chess();
+    let mut all = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{f}: {e}"));
+        for line in text.lines() {
+            let Some((fen, cp)) = line.rsplit_once(';') else {
+                continue;
+            };
+            let (Ok(pos), Ok(cp)) = (Position::from_fen(v, fen), cp.trim().parse::<f64>()) else {
+                continue;
+            };
+            all.push(Sample {
+                pos,
+                target: sigmoid(K_LABEL * cp),
+            });
+        }
+    }
+    // Deterministic shuffle, then a 10% hold-out set.
+    let mut seed = 0x9e3779b97f4a7c15u64;
+    for j in (1..all.len()).rev() {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        all.swap(j, (seed % (j as u64 + 1)) as usize);
+    }
+    all.truncate(limit);
+    let hold = all.split_off(all.len() * 9 / 10);
+    eprintln!("{} training, {} hold-out positions", all.len(), hold.len());
+    let mut p = PARAMS.clone();
+    let t = EvalTables::build(v, &p);
+    let ev = evals(&all, &t, threads);
+    let k = fit_k(&all, &ev);
+    eprintln!(
+        "K = {k:.6}; loss {:.7}, hold-out {:.7}",
+        loss(v, &p, &all, k, threads),
+        loss(v, &p, &hold, k, threads)
+    );
+    let note = format!("{} positions, {rounds} rounds", all.len() + hold.len());
+    for r in 0..rounds {
+        tune_pst(v, &mut p, &all, k, 400, 1.0, threads);
+        eprintln!(
+            "round {r} pst: loss {:.7}, hold-out {:.7}",
+            loss(v, &p, &all, k, threads),
+            loss(v, &p, &hold, k, threads)
+        );
+        write_params(out, &p, &note).expect("write");
+        tune_scalars(v, &mut p, &all, k, threads);
+        eprintln!(
+            "round {r} scalars: loss {:.7}, hold-out {:.7}",
+            loss(v, &p, &all, k, threads),
+            loss(v, &p, &hold, k, threads)
+        );
+        write_params(out, &p, &note).expect("write");
+    }
+}
