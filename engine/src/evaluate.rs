@@ -524,6 +524,12 @@ pub const LAZY_MARGIN: i32 = 500;
 /// Like [`evaluate`], but returns the material-and-tables score early when
 /// it is more than [`LAZY_MARGIN`] outside `(alpha, beta)`.
 pub fn evaluate_lazy(pos: &Position, t: &EvalTables, alpha: i32, beta: i32) -> i32 {
+    evaluate_lazy_exact(pos, t, alpha, beta).0
+}
+
+/// [`evaluate_lazy`], with `true` when the score is the full evaluation
+/// (not the early material-and-tables estimate).
+pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32) -> (i32, bool) {
     let v = t.variant;
     let geo = v.geometry;
     let p = &t.params;
@@ -587,7 +593,7 @@ pub fn evaluate_lazy(pos: &Position, t: &EvalTables, alpha: i32, beta: i32) -> i
         let ph = phase_sum.min(t.phase_total) * 256 / t.phase_total;
         let quick = (mg * ph + eg * (256 - ph)) / 256;
         if quick - LAZY_MARGIN >= beta || quick + LAZY_MARGIN <= alpha {
-            return quick;
+            return (quick, false);
         }
     }
 
@@ -839,9 +845,9 @@ pub fn evaluate_lazy(pos: &Position, t: &EvalTables, alpha: i32, beta: i32) -> i
     let rule = v.move_rule as i32;
     if rule > 0 {
         let hm = pos.halfmove_clock() as i32;
-        return score * (rule * 2 - hm).max(0) / (rule * 2);
+        return (score * (rule * 2 - hm).max(0) / (rule * 2), true);
     }
-    score
+    (score, true)
 }
 
 #[inline]

@@ -11,9 +11,9 @@
 //! One [`Worker`] per thread; Lazy SMP workers share only the transposition
 //! table and the stop flag (see `thread.rs`).
 
-use crate::evaluate::{evaluate, evaluate_lazy, EvalTables, DRAW};
+use crate::evaluate::{evaluate, evaluate_lazy_exact, EvalTables, DRAW};
 use crate::timeman::Budget;
-use crate::tt::{Bound, TranspositionTable};
+use crate::tt::{Bound, TranspositionTable, NO_EVAL};
 use fers_core::moves::MAX_MOVES;
 use fers_core::variant::StalemateRule;
 use fers_core::{Move, MoveList, Position};
@@ -500,10 +500,19 @@ impl Worker {
             }
         }
 
+        // The static evaluation comes from the table when it has one.
+        let raw_eval = if in_check {
+            NO_EVAL
+        } else {
+            match tte {
+                Some(e) if e.eval != NO_EVAL => e.eval,
+                _ => evaluate(pos, &self.eval),
+            }
+        };
         let static_eval = if in_check {
             -INF
         } else {
-            let mut e = evaluate(pos, &self.eval);
+            let mut e = raw_eval;
             if let Some(t) = tte {
                 if t.score.abs() < MATE_IN_MAX
                     && match t.bound {
@@ -606,7 +615,7 @@ impl Worker {
             let mut child = pos.clone();
             child.play(m);
             self.tt.prefetch(child.key());
-            let gives_check = child.in_check();
+            let gives_check = self.eval.may_give_check(pos, m) && child.in_check();
             if prunable
                 && !gives_check
                 && depth <= 6
@@ -753,7 +762,7 @@ impl Worker {
             Bound::Upper
         };
         self.tt
-            .store(key, best_move, best, depth, bound, ply as i32);
+            .store(key, best_move, best, depth, bound, ply as i32, raw_eval);
         best
     }
 
@@ -806,9 +815,33 @@ impl Worker {
         }
         let mut best = -INF;
         let stand_pat;
+        let mut raw_eval = NO_EVAL;
         if !in_check {
-            stand_pat = evaluate_lazy(pos, &self.eval, alpha, beta);
+            stand_pat = match tte {
+                Some(e) if e.eval != NO_EVAL => e.eval,
+                _ => {
+                    let (e, exact) = evaluate_lazy_exact(pos, &self.eval, alpha, beta);
+                    if exact {
+                        raw_eval = e;
+                    }
+                    e
+                }
+            };
+            if tte.is_some_and(|e| e.eval != NO_EVAL) {
+                raw_eval = stand_pat;
+            }
             if stand_pat >= beta {
+                if tte.is_none() && raw_eval != NO_EVAL {
+                    self.tt.store(
+                        key,
+                        Move::NONE,
+                        stand_pat,
+                        0,
+                        Bound::Lower,
+                        ply as i32,
+                        raw_eval,
+                    );
+                }
                 return stand_pat;
             }
             if stand_pat > alpha {
@@ -850,7 +883,7 @@ impl Worker {
             let (m, _) = self.pick(&mut list, i, ply);
             let mut child = pos.clone();
             child.play(m);
-            let gives_check = child.in_check();
+            let gives_check = ev.may_give_check(pos, m) && child.in_check();
             if !in_check && !gives_check && pos.is_capture(m) && m.promotion().is_none() {
                 let victim = pos.piece_at(m.to());
                 let vv = if victim.is_piece() {
@@ -891,7 +924,8 @@ impl Worker {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, best_move, best, 0, bound, ply as i32);
+        self.tt
+            .store(key, best_move, best, 0, bound, ply as i32, raw_eval);
         best
     }
 
@@ -908,7 +942,7 @@ impl Worker {
             let m = self.root_moves[i].mv;
             let mut child = pos.clone();
             child.play(m);
-            let gives_check = child.in_check();
+            let gives_check = self.eval.may_give_check(pos, m) && child.in_check();
             let new_depth = depth - 1 + gives_check as i32;
             let quiet = !pos.is_capture(m) && m.promotion().is_none();
             self.keys.push(key);
@@ -1111,7 +1145,7 @@ impl Worker {
                         _ => 0.7,
                     };
                     let el = self.shared.elapsed().as_secs_f64();
-                    if el > b.soft.as_secs_f64() * factor * 0.6 {
+                    if el > b.soft.as_secs_f64() * factor * 0.75 {
                         break;
                     }
                 }

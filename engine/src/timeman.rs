@@ -66,7 +66,7 @@ pub fn budget(limits: &Limits, us: Color, overhead_ms: u64) -> Option<Budget> {
     let left = time.saturating_sub(overhead_ms).max(1);
     let mtg = match limits.movestogo {
         Some(n) if n > 0 => n.min(40) as u64,
-        _ => 22,
+        _ => 20,
     };
     let mut soft = left / mtg + inc * 3 / 4;
     let cap = if mtg == 1 { left * 6 / 10 } else { left / 4 };

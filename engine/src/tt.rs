@@ -37,6 +37,11 @@ struct Slot {
     data: AtomicU64,
 }
 
+// Check word: `(key ^ data)` in bits 16..64, the static evaluation (i16) in
+// bits 0..16. A reader compares the high 48 bits with `key ^ data`; a torn
+// entry fails that test unless both words agree on the key, in which case
+// the evaluation belongs to that key as well.
+//
 // Data word layout:
 //   bits  0..24  move low 24 bits (from, to, promotion)
 //   bits 24..28  move flag
@@ -45,7 +50,15 @@ struct Slot {
 //   bits 32..48  score (i16)
 //   bits 48..56  depth (i8)
 //   bits 56..64  generation
-// The static eval is not stored (recomputed: evaluation is cheap enough).
+
+/// The evaluation field of an entry without one (a node in check).
+pub const NO_EVAL: i32 = i16::MIN as i32;
+const KEY_MASK: u64 = !0xFFFF;
+
+#[inline]
+fn matches(check: u64, data: u64, key: u64) -> bool {
+    (check ^ data ^ key) & KEY_MASK == 0 && data != 0
+}
 
 /// The table.
 pub struct TranspositionTable {
@@ -143,7 +156,7 @@ impl TranspositionTable {
         for s in &self.slots[b..b + BUCKET] {
             let data = s.data.load(Ordering::Relaxed);
             let check = s.check.load(Ordering::Relaxed);
-            if check ^ data == key && data != 0 {
+            if matches(check, data, key) {
                 let bound = match (data >> 28) & 3 {
                     1 => Bound::Upper,
                     2 => Bound::Lower,
@@ -154,7 +167,7 @@ impl TranspositionTable {
                 return Some(TtEntry {
                     mv: Move((data & 0x0FFF_FFFF) as u32),
                     score: crate::search::score_from_tt(score, ply),
-                    eval: 0,
+                    eval: check as u16 as i16 as i32,
                     depth: (data >> 48) as u8 as i8 as i32,
                     bound,
                 });
@@ -163,9 +176,20 @@ impl TranspositionTable {
         None
     }
 
-    /// Stores a result. Keeps the old move when the new one is none.
+    /// Stores a result with the node's static evaluation (or [`NO_EVAL`]).
+    /// Keeps the old move when the new one is none.
     #[inline]
-    pub fn store(&self, key: u64, mv: Move, score: i32, depth: i32, bound: Bound, ply: i32) {
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Move,
+        score: i32,
+        depth: i32,
+        bound: Bound,
+        ply: i32,
+        eval: i32,
+    ) {
         let gen = self.generation.load(Ordering::Relaxed);
         let b = self.bucket(key);
         let bucket = &self.slots[b..b + BUCKET];
@@ -175,9 +199,9 @@ impl TranspositionTable {
         for (i, s) in bucket.iter().enumerate() {
             let data = s.data.load(Ordering::Relaxed);
             let check = s.check.load(Ordering::Relaxed);
-            if data == 0 || check ^ data == key {
+            if data == 0 || matches(check, data, key) {
                 victim = i;
-                if check ^ data == key && data != 0 {
+                if data != 0 {
                     // Keep a deeper exact entry of the same search.
                     let old_depth = (data >> 48) as u8 as i8 as i32;
                     let old_gen = (data >> 56) as u8;
@@ -199,7 +223,7 @@ impl TranspositionTable {
         let mut mv = mv;
         if mv.is_none() {
             let data = s.data.load(Ordering::Relaxed);
-            if s.check.load(Ordering::Relaxed) ^ data == key {
+            if matches(s.check.load(Ordering::Relaxed), data, key) {
                 mv = Move((data & 0x0FFF_FFFF) as u32);
             }
         }
@@ -211,7 +235,9 @@ impl TranspositionTable {
             gen,
         );
         s.data.store(data, Ordering::Relaxed);
-        s.check.store(key ^ data, Ordering::Relaxed);
+        let ev = eval.clamp(NO_EVAL, i16::MAX as i32) as i16 as u16 as u64;
+        s.check
+            .store(((key ^ data) & KEY_MASK) | ev, Ordering::Relaxed);
     }
 
     /// Permille of sampled entries written by the current search.
@@ -238,8 +264,9 @@ mod tests {
     fn store_and_probe() {
         let tt = TranspositionTable::new(1);
         let m = Move::new(12, 28, MoveFlag::DoubleStep);
-        tt.store(0xDEAD_BEEF_1234_5678, m, -321, 7, Bound::Lower, 0);
+        tt.store(0xDEAD_BEEF_1234_5678, m, -321, 7, Bound::Lower, 0, -45);
         let e = tt.probe(0xDEAD_BEEF_1234_5678, 0).unwrap();
+        assert_eq!(e.eval, -45);
         assert_eq!(e.mv, m);
         assert_eq!(e.score, -321);
         assert_eq!(e.depth, 7);
@@ -254,7 +281,8 @@ mod tests {
     fn promotion_moves_survive() {
         let tt = TranspositionTable::new(1);
         let m = Move::with_promotion(52, 60, 4);
-        tt.store(42, m, 5, 1, Bound::Exact, 0);
+        tt.store(42, m, 5, 1, Bound::Exact, 0, NO_EVAL);
+        assert_eq!(tt.probe(42, 0).unwrap().eval, NO_EVAL);
         assert_eq!(tt.probe(42, 0).unwrap().mv, m);
     }
 }

@@ -191,6 +191,7 @@ fn tune_pst(
     k: f64,
     iters: usize,
     lr: f64,
+    l2: f64,
     threads: usize,
 ) {
     let t = EvalTables::build(v, p);
@@ -228,7 +229,10 @@ fn tune_pst(
         let inv = 1.0 / samples.len() as f64;
         for j in 0..n {
             for h in 0..2 {
-                let g = grad[j][h] * inv + 1e-9 * delta[j][h];
+                // L2 on the whole correction keeps rare squares near zero.
+                let total = p.ortho_pst[j / 64][j % 64];
+                let w = if h == 0 { total.0 } else { total.1 } as f64 + delta[j][h];
+                let g = grad[j][h] * inv + l2 * w;
                 m1[j][h] = b1 * m1[j][h] + (1.0 - b1) * g;
                 m2[j][h] = b2 * m2[j][h] + (1.0 - b2) * g * g;
                 let mh = m1[j][h] / (1.0 - b1.powi(it as i32));
@@ -329,6 +333,8 @@ fn main() {
     let out = &args[1];
     let mut files = Vec::new();
     let (mut rounds, mut threads, mut limit) = (3usize, 2usize, usize::MAX);
+    let mut l2 = 5e-8;
+    let (mut reset_pst, mut pst_only) = (false, false);
     let mut i = 2;
     while i < args.len() {
         let num = |j: usize| args.get(j).and_then(|s| s.parse().ok());
@@ -336,6 +342,17 @@ fn main() {
             "-rounds" => rounds = num(i + 1).unwrap_or(rounds),
             "-threads" => threads = num(i + 1).unwrap_or(threads),
             "-limit" => limit = num(i + 1).unwrap_or(limit),
+            "-l2" => l2 = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(l2),
+            "-reset-pst" => {
+                reset_pst = true;
+                i += 1;
+                continue;
+            }
+            "-pst-only" => {
+                pst_only = true;
+                i += 1;
+                continue;
+            }
             f => {
                 files.push(f.to_string());
                 i += 1;
@@ -361,7 +378,10 @@ fn main() {
             });
         }
     }
-    // Deterministic shuffle, then a 10% hold-out set.
+    // The last 10% of the input is held out: whole games, as positions of one
+    // game are alike. Then a deterministic shuffle of the rest.
+    all.truncate(limit);
+    let hold = all.split_off(all.len() * 9 / 10);
     let mut seed = 0x9e3779b97f4a7c15u64;
     for j in (1..all.len()).rev() {
         seed ^= seed << 13;
@@ -369,10 +389,11 @@ fn main() {
         seed ^= seed << 17;
         all.swap(j, (seed % (j as u64 + 1)) as usize);
     }
-    all.truncate(limit);
-    let hold = all.split_off(all.len() * 9 / 10);
     eprintln!("{} training, {} hold-out positions", all.len(), hold.len());
     let mut p = PARAMS.clone();
+    if reset_pst {
+        p.ortho_pst = [[(0, 0); 64]; 6];
+    }
     let t = EvalTables::build(v, &p);
     let ev = evals(&all, &t, threads);
     let k = fit_k(&all, &ev);
@@ -383,13 +404,16 @@ fn main() {
     );
     let note = format!("{} positions, {rounds} rounds", all.len() + hold.len());
     for r in 0..rounds {
-        tune_pst(v, &mut p, &all, k, 400, 1.0, threads);
+        tune_pst(v, &mut p, &all, k, 400, 1.0, l2, threads);
         eprintln!(
             "round {r} pst: loss {:.7}, hold-out {:.7}",
             loss(v, &p, &all, k, threads),
             loss(v, &p, &hold, k, threads)
         );
         write_params(out, &p, &note).expect("write");
+        if pst_only {
+            continue;
+        }
         tune_scalars(v, &mut p, &all, k, threads);
         eprintln!(
             "round {r} scalars: loss {:.7}, hold-out {:.7}",
