@@ -200,6 +200,15 @@ impl SquareSet {
     pub fn or(self, o: SquareSet) -> SquareSet {
         SquareSet([self.0[0] | o.0[0], self.0[1] | o.0[1], self.0[2] | o.0[2]])
     }
+    /// The squares of `self` that are not in `o`.
+    #[inline]
+    pub fn and_not(self, o: SquareSet) -> SquareSet {
+        SquareSet([
+            self.0[0] & !o.0[0],
+            self.0[1] & !o.0[1],
+            self.0[2] & !o.0[2],
+        ])
+    }
     #[inline]
     pub fn iter(&self) -> SquareIter {
         SquareIter {

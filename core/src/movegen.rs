@@ -334,6 +334,19 @@ impl Position {
     pub fn legal_moves(&self, list: &mut MoveList) {
         list.clear();
         self.pseudo_legal_moves(list);
+        self.filter_legal(list);
+    }
+
+    /// The legal captures (en passant and locust captures included) and
+    /// promotions: what a quiescence search looks at. Quiet moves are not
+    /// generated at all, so an empty list does not mean mate or stalemate.
+    pub fn legal_noisy_moves(&self, list: &mut MoveList) {
+        list.clear();
+        self.gen_moves(list, true);
+        self.filter_legal(list);
+    }
+
+    fn filter_legal(&self, list: &mut MoveList) {
         if self.royal[self.side.index()] == NO_SQ {
             return; // nothing to expose: every move is legal
         }
@@ -388,17 +401,26 @@ impl Position {
     /// Pseudo-legal moves: every move by the pieces' movement, castling
     /// included (castling is checked fully here, it is rare).
     pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
+        self.gen_moves(list, false);
+    }
+
+    /// Pseudo-legal moves; with `noisy`, captures and promotions only.
+    fn gen_moves(&self, list: &mut MoveList, noisy: bool) {
         let v = self.v;
         let us = self.side;
+        let board = &self.board;
         for from in self.occ[us.index()].iter() {
             let start = list.len();
             let kind = self.board[from as usize].kind();
             if Some(kind) == v.pawn_kind {
-                self.gen_pawn(from, list);
+                self.gen_pawn(from, list, noisy);
                 continue;
             }
             for c in &v.components[kind as usize] {
                 let mut push = |to: u8, victim: u8| {
+                    if noisy && victim == NO_SQ && board[to as usize].is_empty() {
+                        return false;
+                    }
                     if victim == NO_SQ || victim == to {
                         list.push(Move::new(from, to, MoveFlag::Normal));
                     } else {
@@ -412,12 +434,12 @@ impl Position {
                 list.dedup_from(start);
             }
         }
-        if v.castling && self.royal[us.index()] != NO_SQ {
+        if !noisy && v.castling && self.royal[us.index()] != NO_SQ {
             self.gen_castling(list);
         }
     }
 
-    fn gen_pawn(&self, from: u8, list: &mut MoveList) {
+    fn gen_pawn(&self, from: u8, list: &mut MoveList, noisy: bool) {
         let v = self.v;
         let us = self.side;
         let promo_rank = v.promotion_rank(us);
@@ -434,8 +456,14 @@ impl Position {
         let fwd = v.pawn_push[us.index()];
         let one = v.steps.step(fwd, from);
         if one != NO_SQ && self.board[one as usize].is_empty() {
-            push(one, list);
-            if v.double_step && v.relative_rank(us, from) == 1 {
+            if noisy {
+                if geo.rank_of(one) == promo_rank && !v.promotion.is_empty() {
+                    push(one, list);
+                }
+            } else {
+                push(one, list);
+            }
+            if !noisy && v.double_step && v.relative_rank(us, from) == 1 {
                 let two = v.steps.step(fwd, one);
                 if two != NO_SQ && self.board[two as usize].is_empty() {
                     list.push(Move::new(from, two, MoveFlag::DoubleStep));

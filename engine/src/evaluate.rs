@@ -75,6 +75,11 @@ pub struct Params {
     pub outpost: (i32, i32),
     /// Rook-like piece (not a queen) on the relative seventh rank.
     pub rook_seventh: (i32, i32),
+    /// Middlegame bonus per castling right still held.
+    pub castle_right_mg: i32,
+    /// King danger, in quarter units, per square of the king's zone that
+    /// the enemy attacks and no own piece or pawn defends.
+    pub danger_weak: i32,
     /// Learned corrections for the orthodox pieces on an 8x8 board, added to
     /// the generated piece-square tables: `[role][square]` with roles pawn,
     /// knight, bishop, rook, queen, king and squares a1 = 0 from White's
@@ -809,15 +814,26 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
                 }
             }
         }
-        let units = danger_units[ci];
+        // Castling rights.
+        for wing in 0..2 {
+            if pos.castle_rook(c, wing).is_some() {
+                mg += p.castle_right_mg;
+            }
+        }
+        let ti = c.flip().index();
         let n_att = attackers[ci];
-        if n_att >= 1 && info[c.flip().index()].non_pawn > 0 {
+        if n_att >= 1 && info[ti].non_pawn > 0 {
+            let weak = t.zone[k as usize]
+                .and(piece_att[ti])
+                .and_not(piece_att[ci].or(info[ci].pawn_attacks))
+                .len() as i32;
+            let units4 = 4 * danger_units[ci] + p.danger_weak * weak;
             let scale = match n_att {
                 1 => 1,
                 2 => 3,
                 _ => 4,
             };
-            let pen = (units * units * scale / (4 * p.king_danger_div)).min(p.king_danger_cap);
+            let pen = (units4 * units4 * scale / (64 * p.king_danger_div)).min(p.king_danger_cap);
             mg -= pen;
         }
         side[ci].0 += mg;

@@ -852,9 +852,18 @@ impl Worker {
             stand_pat = -INF;
         }
         let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
-        if list.is_empty() {
-            return Self::no_moves_score(pos, ply, in_check);
+        if in_check || qdepth == 0 {
+            // All moves: evasions, or quiet checks on the first ply.
+            pos.legal_moves(&mut list);
+            if list.is_empty() {
+                return Self::no_moves_score(pos, ply, in_check);
+            }
+        } else {
+            // Captures and promotions only; no moves is not a mate here.
+            pos.legal_noisy_moves(&mut list);
+            if list.is_empty() {
+                return best;
+            }
         }
         let ev = self.eval.clone();
         if !in_check {

@@ -109,6 +109,8 @@ fn scalars(p: &mut Params) -> Vec<(String, &mut i32)> {
         passed_free,
         outpost,
         rook_seventh,
+        castle_right_mg,
+        danger_weak,
         ortho_pst: _,
     } = p;
     let mut v: Vec<(String, &mut i32)> = Vec::new();
@@ -149,6 +151,8 @@ fn scalars(p: &mut Params) -> Vec<(String, &mut i32)> {
         ("king_rank_mg", king_rank_mg),
         ("king_center_eg", king_center_eg),
         ("passed_king_dist_eg", passed_king_dist_eg),
+        ("castle_right_mg", castle_right_mg),
+        ("danger_weak", danger_weak),
     ] {
         v.push((name.to_string(), x));
     }
@@ -333,7 +337,7 @@ fn main() {
     let out = &args[1];
     let mut files = Vec::new();
     let (mut rounds, mut threads, mut limit) = (3usize, 2usize, usize::MAX);
-    let mut l2 = 5e-8;
+    let mut l2 = 0.0;
     let (mut reset_pst, mut pst_only) = (false, false);
     let mut i = 2;
     while i < args.len() {
