@@ -78,8 +78,13 @@ pub struct Params {
     /// Middlegame bonus per castling right still held.
     pub castle_right_mg: i32,
     /// King danger, in quarter units, per square of the king's zone that
-    /// the enemy attacks and no own piece or pawn defends.
+    /// the enemy attacks and no own piece or pawn defends, and per file at
+    /// the king without an own pawn.
     pub danger_weak: i32,
+    pub danger_open_file: i32,
+    /// Middlegame bonus for a king on a central file (not the two files
+    /// nearest either edge) that can no longer castle (usually negative).
+    pub king_center_mg: i32,
     /// Learned corrections for the orthodox pieces on an 8x8 board, added to
     /// the generated piece-square tables: `[role][square]` with roles pawn,
     /// knight, bishop, rook, queen, king and squares a1 = 0 from White's
@@ -785,6 +790,7 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
             continue;
         }
         let mut mg = 0;
+        let mut open_files = 0;
         if let Some(pk) = v.pawn_kind {
             if v.relative_rank(c, k) <= 1 {
                 let push = v.pawn_push[ci];
@@ -808,17 +814,28 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
                             mg += p.shield2;
                         }
                     }
-                    if info[ci].pawn_files[f as usize] == 0 {
-                        mg += p.king_open_file;
-                    }
+                }
+            }
+            // Files at the king without an own pawn, wherever it stands.
+            let kf = geo.file_of(k) as i32;
+            for f in (kf - 1).max(0)..=(kf + 1).min(geo.files as i32 - 1) {
+                if info[ci].pawn_files[f as usize] == 0 {
+                    mg += p.king_open_file;
+                    open_files += 1;
                 }
             }
         }
-        // Castling rights.
+        // Castling rights; a king left in the centre without them.
+        let mut rights = 0;
         for wing in 0..2 {
             if pos.castle_rook(c, wing).is_some() {
-                mg += p.castle_right_mg;
+                rights += 1;
             }
+        }
+        mg += p.castle_right_mg * rights;
+        let kf = geo.file_of(k) as i32;
+        if rights == 0 && kf >= 2 && kf + 3 <= geo.files as i32 {
+            mg += p.king_center_mg;
         }
         let ti = c.flip().index();
         let n_att = attackers[ci];
@@ -827,7 +844,8 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
                 .and(piece_att[ti])
                 .and_not(piece_att[ci].or(info[ci].pawn_attacks))
                 .len() as i32;
-            let units4 = 4 * danger_units[ci] + p.danger_weak * weak;
+            let units4 =
+                4 * danger_units[ci] + p.danger_weak * weak + p.danger_open_file * open_files;
             let scale = match n_att {
                 1 => 1,
                 2 => 3,

@@ -111,6 +111,8 @@ fn scalars(p: &mut Params) -> Vec<(String, &mut i32)> {
         rook_seventh,
         castle_right_mg,
         danger_weak,
+        danger_open_file,
+        king_center_mg,
         ortho_pst: _,
     } = p;
     let mut v: Vec<(String, &mut i32)> = Vec::new();
@@ -153,6 +155,8 @@ fn scalars(p: &mut Params) -> Vec<(String, &mut i32)> {
         ("passed_king_dist_eg", passed_king_dist_eg),
         ("castle_right_mg", castle_right_mg),
         ("danger_weak", danger_weak),
+        ("danger_open_file", danger_open_file),
+        ("king_center_mg", king_center_mg),
     ] {
         v.push((name.to_string(), x));
     }
@@ -331,7 +335,9 @@ fn write_params(path: &str, p: &Params, note: &str) -> std::io::Result<()> {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 3 {
-        eprintln!("usage: fers-tune OUT.rs DATA... [-rounds N] [-threads N] [-limit N]");
+        eprintln!(
+            "usage: fers-tune OUT.rs DATA... [hold:DATA]... [-rounds N] [-threads N] [-limit N] [-l2 X] [-reset-pst] [-pst-only]"
+        );
         std::process::exit(2);
     }
     let out = &args[1];
@@ -367,7 +373,13 @@ fn main() {
     }
     let v = fers_core::variant::chess();
     let mut all = Vec::new();
+    let mut held = Vec::new();
     for f in &files {
+        // `hold:FILE`: positions for the hold-out set only.
+        let (f, out) = match f.strip_prefix("hold:") {
+            Some(f) => (f, &mut held),
+            None => (f.as_str(), &mut all),
+        };
         let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{f}: {e}"));
         for line in text.lines() {
             let Some((fen, cp)) = line.rsplit_once(';') else {
@@ -376,7 +388,7 @@ fn main() {
             let (Ok(pos), Ok(cp)) = (Position::from_fen(v, fen), cp.trim().parse::<f64>()) else {
                 continue;
             };
-            all.push(Sample {
+            out.push(Sample {
                 pos,
                 target: sigmoid(K_LABEL * cp),
             });
@@ -385,7 +397,11 @@ fn main() {
     // The last 10% of the input is held out: whole games, as positions of one
     // game are alike. Then a deterministic shuffle of the rest.
     all.truncate(limit);
-    let hold = all.split_off(all.len() * 9 / 10);
+    let hold = if held.is_empty() {
+        all.split_off(all.len() * 9 / 10)
+    } else {
+        held
+    };
     let mut seed = 0x9e3779b97f4a7c15u64;
     for j in (1..all.len()).rev() {
         seed ^= seed << 13;
