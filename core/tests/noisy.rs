@@ -33,7 +33,7 @@ fn check_variant(v: &'static Variant, games: usize, seed: &mut u64) -> usize {
             *seed ^= *seed >> 7;
             *seed ^= *seed << 17;
             // Prefer captures so that games reach promotions and endings.
-            let pick = if !want.is_empty() && *seed % 3 == 0 {
+            let pick = if !want.is_empty() && *seed & 3 == 0 {
                 fers_core::Move(want[(*seed >> 8) as usize % want.len()])
             } else {
                 all.as_slice()[(*seed >> 8) as usize % all.len()]

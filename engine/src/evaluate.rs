@@ -15,7 +15,9 @@
 //! - all of it tapered between middlegame and endgame by a game phase that
 //!   is measured against the variant's start position.
 //!
-//! Tunable numbers live in [`Params`] (one place, [`PARAMS`]).
+//! What each tunable number means is in [`Params`]; their values,
+//! [`PARAMS`], live in `tuned.rs`, written by `fers-tune` from positions
+//! labelled by Stockfish.
 
 use fers_core::geometry::{SquareSet, Topology, MAX_SQUARES, NO_SQ};
 use fers_core::piece::{named_piece, Family, Mode};

@@ -192,6 +192,7 @@ fn pst_features(pos: &Position, t: &EvalTables) -> Vec<(u16, i8)> {
 }
 
 /// Adam on the orthodox tables, with the rest of the evaluation fixed.
+#[allow(clippy::too_many_arguments)]
 fn tune_pst(
     v: &'static Variant,
     p: &mut Params,
