@@ -24,6 +24,11 @@ struct Sample {
     target: f64,
 }
 
+/// Phase-weighted positions an orthodox table entry needs to be fitted.
+const MIN_SEEN: f64 = 400.0;
+/// Largest learned correction of one table entry (centipawns).
+const MAX_PST: f64 = 100.0;
+
 /// Logistic scale of the labels (400 centipawns = factor 10 in odds).
 const K_LABEL: f64 = std::f64::consts::LN_10 / 400.0;
 
@@ -211,6 +216,25 @@ fn tune_pst(
         .map(|s| t.phase(&s.pos) as f64 / 256.0)
         .collect();
     let n = 6 * 64;
+    // Phase-weighted number of positions behind each entry: entries seen
+    // too rarely stay at zero (a king on e5 in a dozen middlegames must not
+    // teach the evaluation that kings belong there).
+    let mut seen = vec![[0.0f64; 2]; n];
+    for (f, &ph) in feats.iter().zip(&phases) {
+        for &(idx, _) in f {
+            seen[idx as usize][0] += ph;
+            seen[idx as usize][1] += 1.0 - ph;
+        }
+    }
+    // The king's middlegame table is not learned: where a king may stand
+    // in the middlegame is the king-safety terms' business, and positions
+    // from fers' own games (kings walked out by the search) teach it the
+    // wrong lesson.
+    let frozen: Vec<[bool; 2]> = seen
+        .iter()
+        .enumerate()
+        .map(|(j, s)| [s[0] < MIN_SEEN || j / 64 == 5, s[1] < MIN_SEEN])
+        .collect();
     let mut delta = vec![[0.0f64; 2]; n];
     let mut m1 = vec![[0.0f64; 2]; n];
     let mut m2 = vec![[0.0f64; 2]; n];
@@ -246,7 +270,13 @@ fn tune_pst(
                 m2[j][h] = b2 * m2[j][h] + (1.0 - b2) * g * g;
                 let mh = m1[j][h] / (1.0 - b1.powi(it as i32));
                 let vh = m2[j][h] / (1.0 - b2.powi(it as i32));
+                if frozen[j][h] {
+                    continue;
+                }
                 delta[j][h] -= lr * mh / (vh.sqrt() + 1e-12);
+                // Corrections stay within a bound.
+                let base = if h == 0 { total.0 } else { total.1 } as f64;
+                delta[j][h] = delta[j][h].clamp(-MAX_PST - base, MAX_PST - base);
             }
         }
         if it % 50 == 0 || it == iters {
