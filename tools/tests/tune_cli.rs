@@ -20,7 +20,15 @@ fn tuning_lowers_the_loss_and_writes_rust() {
     let out = Command::new(env!("CARGO_BIN_EXE_fers-tune"))
         .arg(&out_rs)
         .arg(&sample)
-        .args(["-rounds", "1", "-threads", "1", "-pst-only"])
+        .args([
+            "-rounds",
+            "1",
+            "-threads",
+            "1",
+            "-pst-only",
+            "-min-seen",
+            "5",
+        ])
         .output()
         .expect("run fers-tune");
     let err = String::from_utf8_lossy(&out.stderr);

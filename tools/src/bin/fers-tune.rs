@@ -24,7 +24,8 @@ struct Sample {
     target: f64,
 }
 
-/// Phase-weighted positions an orthodox table entry needs to be fitted.
+/// Phase-weighted positions an orthodox table entry needs to be fitted
+/// (`-min-seen`).
 const MIN_SEEN: f64 = 400.0;
 /// Largest learned correction of one table entry (centipawns).
 const MAX_PST: f64 = 100.0;
@@ -206,6 +207,7 @@ fn tune_pst(
     iters: usize,
     lr: f64,
     l2: f64,
+    min_seen: f64,
     threads: usize,
 ) {
     let t = EvalTables::build(v, p);
@@ -233,7 +235,7 @@ fn tune_pst(
     let frozen: Vec<[bool; 2]> = seen
         .iter()
         .enumerate()
-        .map(|(j, s)| [s[0] < MIN_SEEN || j / 64 == 5, s[1] < MIN_SEEN])
+        .map(|(j, s)| [s[0] < min_seen || j / 64 == 5, s[1] < min_seen])
         .collect();
     let mut delta = vec![[0.0f64; 2]; n];
     let mut m1 = vec![[0.0f64; 2]; n];
@@ -367,7 +369,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 3 {
         eprintln!(
-            "usage: fers-tune OUT.rs DATA... [hold:DATA]... [-rounds N] [-threads N] [-limit N] [-l2 X] [-reset-pst] [-pst-only]"
+            "usage: fers-tune OUT.rs DATA... [hold:DATA]... [-rounds N] [-threads N] [-limit N] [-l2 X] [-min-seen N] [-reset-pst] [-pst-only]"
         );
         std::process::exit(2);
     }
@@ -375,6 +377,7 @@ fn main() {
     let mut files = Vec::new();
     let (mut rounds, mut threads, mut limit) = (3usize, 2usize, usize::MAX);
     let mut l2 = 0.0;
+    let mut min_seen = MIN_SEEN;
     let (mut reset_pst, mut pst_only) = (false, false);
     let mut i = 2;
     while i < args.len() {
@@ -384,6 +387,12 @@ fn main() {
             "-threads" => threads = num(i + 1).unwrap_or(threads),
             "-limit" => limit = num(i + 1).unwrap_or(limit),
             "-l2" => l2 = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(l2),
+            "-min-seen" => {
+                min_seen = args
+                    .get(i + 1)
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or(min_seen)
+            }
             "-reset-pst" => {
                 reset_pst = true;
                 i += 1;
@@ -455,7 +464,7 @@ fn main() {
     );
     let note = format!("{} positions, {rounds} rounds", all.len() + hold.len());
     for r in 0..rounds {
-        tune_pst(v, &mut p, &all, k, 400, 1.0, l2, threads);
+        tune_pst(v, &mut p, &all, k, 400, 1.0, l2, min_seen, threads);
         eprintln!(
             "round {r} pst: loss {:.7}, hold-out {:.7}",
             loss(v, &p, &all, k, threads),
