@@ -8,7 +8,7 @@ use std::process::Command;
 fn losses(text: &str) -> Vec<f64> {
     text.lines()
         .filter_map(|l| l.split("loss ").nth(1))
-        .filter_map(|r| r.split(|c: char| c == ',' || c == ')').next())
+        .filter_map(|r| r.split([',', ')']).next())
         .filter_map(|v| v.trim().parse().ok())
         .collect()
 }
