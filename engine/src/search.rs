@@ -817,17 +817,13 @@ impl Worker {
         let stand_pat;
         let mut raw_eval = NO_EVAL;
         if !in_check {
-            stand_pat = match tte {
-                Some(e) if e.eval != NO_EVAL => e.eval,
-                _ => {
-                    let (e, exact) = evaluate_lazy_exact(pos, &self.eval, alpha, beta);
-                    if exact {
-                        raw_eval = e;
-                    }
-                    e
-                }
+            // The table's evaluation, else a lazy one (cached only when full).
+            let exact;
+            (stand_pat, exact) = match tte {
+                Some(e) if e.eval != NO_EVAL => (e.eval, true),
+                _ => evaluate_lazy_exact(pos, &self.eval, alpha, beta),
             };
-            if tte.is_some_and(|e| e.eval != NO_EVAL) {
+            if exact {
                 raw_eval = stand_pat;
             }
             if stand_pat >= beta {
