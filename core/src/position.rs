@@ -30,6 +30,8 @@ pub struct Position {
     pub(crate) halfmove: u16,
     pub(crate) fullmove: u16,
     pub(crate) key: u64,
+    /// Zobrist key of the pawns alone (for pawn-structure caches).
+    pub(crate) pawn_key: u64,
 }
 
 /// Why a FEN was refused.
@@ -66,6 +68,7 @@ impl Position {
             halfmove: 0,
             fullmove: 1,
             key: 0,
+            pawn_key: 0,
         }
     }
 
@@ -209,6 +212,7 @@ impl Position {
             return fen_err("the side not to move is in check");
         }
         pos.key = pos.compute_key();
+        pos.pawn_key = pos.compute_pawn_key();
         Ok(pos)
     }
 
@@ -344,6 +348,24 @@ impl Position {
         s
     }
 
+    /// Pawn key computed from scratch (the incremental one must equal it).
+    pub fn compute_pawn_key(&self) -> u64 {
+        let z = &self.v.zobrist;
+        let mut k = 0;
+        for sq in 0..self.v.geometry.num_squares() as u8 {
+            let p = self.board[sq as usize];
+            if !p.is_empty() && self.is_pawn(p) {
+                k ^= z.piece(p.0, sq);
+            }
+        }
+        k
+    }
+
+    #[inline(always)]
+    fn is_pawn(&self, p: Piece) -> bool {
+        Some(p.kind()) == self.v.pawn_kind
+    }
+
     /// Zobrist key computed from scratch (the incremental one must equal it).
     pub fn compute_key(&self) -> u64 {
         let z = &self.v.zobrist;
@@ -385,7 +407,11 @@ impl Position {
         let o = &mut self.occ[p.color().index()];
         o.remove(from);
         o.insert(to);
-        self.key ^= z.piece(p.0, from) ^ z.piece(p.0, to);
+        let d = z.piece(p.0, from) ^ z.piece(p.0, to);
+        self.key ^= d;
+        if self.is_pawn(p) {
+            self.pawn_key ^= d;
+        }
     }
 
     #[inline(always)]
@@ -393,13 +419,21 @@ impl Position {
         let p = self.board[sq as usize];
         self.board[sq as usize] = Piece::EMPTY;
         self.occ[p.color().index()].remove(sq);
-        self.key ^= self.v.zobrist.piece(p.0, sq);
+        let d = self.v.zobrist.piece(p.0, sq);
+        self.key ^= d;
+        if self.is_pawn(p) {
+            self.pawn_key ^= d;
+        }
     }
 
     #[inline(always)]
     fn add_piece(&mut self, sq: u8, p: Piece) {
         self.put(sq, p);
-        self.key ^= self.v.zobrist.piece(p.0, sq);
+        let d = self.v.zobrist.piece(p.0, sq);
+        self.key ^= d;
+        if self.is_pawn(p) {
+            self.pawn_key ^= d;
+        }
     }
 
     /// Plays a legal move in place. To keep the old position, clone first.
@@ -563,6 +597,11 @@ impl Position {
     #[inline]
     pub fn key(&self) -> u64 {
         self.key
+    }
+    /// Zobrist key of the pawns alone (the variant's `pawn_kind`).
+    #[inline]
+    pub fn pawn_key(&self) -> u64 {
+        self.pawn_key
     }
     #[inline]
     pub fn piece_at(&self, sq: u8) -> Piece {

@@ -45,6 +45,12 @@ fn examples_play_consistently() {
                 }
                 pos.play(l.as_slice()[rng.gen_range(0..l.len())]);
                 assert_eq!(pos.key(), pos.compute_key(), "{name}: {}", pos.to_fen());
+                assert_eq!(
+                    pos.pawn_key(),
+                    pos.compute_pawn_key(),
+                    "{name}: {}",
+                    pos.to_fen()
+                );
             }
             let fen = pos.to_fen();
             let again =

@@ -119,6 +119,7 @@ fn fen_parser_survives_random_garbage() {
             let mut l = MoveList::new();
             p.legal_moves(&mut l);
             assert_eq!(p.key(), p.compute_key());
+            assert_eq!(p.pawn_key(), p.compute_pawn_key());
             let again = Position::from_fen(variant::chess(), &p.to_fen()).unwrap();
             assert_eq!(again.to_fen(), p.to_fen());
         }
@@ -139,6 +140,7 @@ fn incremental_key_equals_recomputed_key_in_random_games() {
             let m = l.as_slice()[rng.gen_range(0..l.len())];
             pos.play(m);
             assert_eq!(pos.key(), pos.compute_key(), "{}", pos.to_fen());
+            assert_eq!(pos.pawn_key(), pos.compute_pawn_key(), "{}", pos.to_fen());
             // And the FEN round trip gives the same key.
             let again = Position::from_fen(variant::chess(), &pos.to_fen()).unwrap();
             assert_eq!(again.key(), pos.key(), "{}", pos.to_fen());

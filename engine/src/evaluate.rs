@@ -59,7 +59,9 @@ pub struct Params {
     pub shield1: i32,
     pub shield2: i32,
     pub king_open_file: i32,
-    /// King danger: penalty = units^2 / king_danger_div, capped.
+    /// King danger (middlegame): penalty = units4^2 * scale /
+    /// (8 * king_danger_div), capped; units4 is the danger in quarter units,
+    /// scale grows with the number of attacking pieces (1, 3, 4).
     pub king_danger_div: i32,
     pub king_danger_cap: i32,
     pub tempo: i32,
@@ -87,12 +89,49 @@ pub struct Params {
     /// Middlegame bonus for a king on a central file (not the two files
     /// nearest either edge) that can no longer castle (usually negative).
     pub king_center_mg: i32,
+    /// King danger, in quarter units, per enemy piece kind that can give a
+    /// safe check (to a square the defender does not guard; a second such
+    /// square adds half again), and per unsafe check square.
+    pub danger_safe_check: i32,
+    pub danger_unsafe_check: i32,
+    /// King danger, in quarter units, when the attacker has no queen-class
+    /// piece (worth 800 or more); usually negative.
+    pub danger_no_queen: i32,
+    /// King danger, in quarter units, per enemy piece attacking the zone.
+    pub danger_attacker: i32,
+    /// Endgame penalty per 64 quarter units of king danger.
+    pub king_danger_eg: i32,
+    /// Non-pawn piece attacked by a clearly less valuable piece (not a pawn).
+    pub threat_by_lesser: (i32, i32),
+    /// Middlegame penalty for the nearest enemy pawn on each file at the
+    /// king, by its distance in ranks ahead of the king (1..=4).
+    pub pawn_storm: [i32; 5],
     /// Learned corrections for the orthodox pieces on an 8x8 board, added to
     /// the generated piece-square tables: `[role][square]` with roles pawn,
     /// knight, bishop, rook, queen, king and squares a1 = 0 from White's
     /// side (see [`crate::tuned`]).
     pub ortho_pst: [[(i32, i32); 64]; 6],
+    /// Learned mobility corrections for the orthodox knight, bishop, rook
+    /// and queen on an 8x8 board (roles 1..=4, index role - 1), by the
+    /// number of safe squares the piece reaches (capped at
+    /// [`MOB_TABLE`] - 1), added to the linear mobility term: they make
+    /// mobility concave (a trapped piece loses more than a free one gains).
+    pub ortho_mob: [[(i32, i32); MOB_TABLE]; 4],
 }
+
+/// Entries of a learned mobility table (see [`Params::ortho_mob`]).
+pub const MOB_TABLE: usize = 28;
+
+/// Receives what the evaluation measured, for `fers-tune` (the search uses
+/// [`NoTrace`], which compiles to nothing).
+pub trait EvalTrace {
+    /// A piece of `kind` and colour `c` reaches `count` safe squares.
+    fn mobility(&mut self, _c: Color, _kind: usize, _count: i32) {}
+}
+
+/// The trace of the search: records nothing.
+pub struct NoTrace;
+impl EvalTrace for NoTrace {}
 
 /// The parameters in use, fitted by `fers-tune` (see [`crate::tuned`]).
 pub use crate::tuned::PARAMS;
@@ -116,6 +155,9 @@ pub struct EvalTables {
     pst: [Vec<[(i32, i32); MAX_SQUARES]>; 2],
     /// Mobility bonus per safe square and the average subtracted.
     mob: Vec<(i32, i32)>,
+    /// Learned mobility correction per kind and count (orthodox pieces on
+    /// 8x8 boards; empty for other kinds).
+    mob_corr: Vec<Vec<(i32, i32)>>,
     mob_avg: Vec<i32>,
     phase_w: Vec<i32>,
     phase_total: i32,
@@ -340,6 +382,12 @@ impl EvalTables {
                 }
             }
         }
+        let mob_corr: Vec<Vec<(i32, i32)>> = (0..n)
+            .map(|k| match ortho_role[k] {
+                Some(r @ 1..=4) => p.ortho_mob[r as usize - 1].to_vec(),
+                _ => Vec::new(),
+            })
+            .collect();
         let mut pst_b = vec![[(0, 0); MAX_SQUARES]; n];
         for k in 0..n {
             for sq in 0..nsq as u8 {
@@ -432,6 +480,7 @@ impl EvalTables {
             order_value,
             pst: [pst_w, pst_b],
             mob,
+            mob_corr,
             mob_avg,
             phase_w,
             phase_total: phase_total.max(1),
@@ -542,6 +591,17 @@ pub fn evaluate_lazy(pos: &Position, t: &EvalTables, alpha: i32, beta: i32) -> i
 /// [`evaluate_lazy`], with `true` when the score is the full evaluation
 /// (not the early material-and-tables estimate).
 pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32) -> (i32, bool) {
+    evaluate_traced(pos, t, alpha, beta, &mut NoTrace)
+}
+
+/// [`evaluate_lazy_exact`] reporting what it measures to `trace`.
+pub fn evaluate_traced<T: EvalTrace>(
+    pos: &Position,
+    t: &EvalTables,
+    alpha: i32,
+    beta: i32,
+    trace: &mut T,
+) -> (i32, bool) {
     let v = t.variant;
     let geo = v.geometry;
     let p = &t.params;
@@ -612,7 +672,9 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
     // Pass 2: mobility, king attacks, pawn structure, rook files.
     let mut danger_units = [0i32; 2]; // units against colour's king
     let mut piece_att = [SquareSet::EMPTY; 2]; // squares attacked by pieces
+    let mut kind_att = [[SquareSet::EMPTY; KIND_ATT]; 2]; // the same, per kind
     let mut attackers = [0i32; 2];
+    let mut has_queen = [false; 2];
     for c in [Color::White, Color::Black] {
         let ci = c.index();
         let them = c.flip();
@@ -683,6 +745,7 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
             // Mobility and king-zone attacks.
             let mut m = 0i32;
             let mut hits = 0i32;
+            let mut att = SquareSet::EMPTY;
             for comp in &v.components[ku] {
                 if comp.mode == Mode::MoveOnly {
                     // counts for mobility only
@@ -696,7 +759,7 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
                                 if !unsafe_sq.contains(to) && !own.contains(to) {
                                     m += 1;
                                 }
-                                piece_att[ci].insert(to);
+                                att.insert(to);
                                 if enemy_king_zone.contains(to) {
                                     hits += 1;
                                 }
@@ -716,7 +779,7 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
                             if !unsafe_sq.contains(to) && !own.contains(to) {
                                 m += 1;
                             }
-                            piece_att[ci].insert(to);
+                            att.insert(to);
                             if enemy_king_zone.contains(to) {
                                 hits += 1;
                             }
@@ -724,9 +787,20 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
                     }
                 }
             }
+            piece_att[ci] = piece_att[ci].or(att);
+            if ku < KIND_ATT {
+                kind_att[ci][ku] = kind_att[ci][ku].or(att);
+            }
+            if t.value[ku].0 >= 800 {
+                has_queen[ci] = true;
+            }
             let (wm, we) = t.mob[ku];
             let centered = m * 16 - t.mob_avg[ku];
             s += (wm * centered / 16, we * centered / 16);
+            if let Some(&corr) = t.mob_corr[ku].get((m as usize).min(MOB_TABLE - 1)) {
+                s += corr;
+            }
+            trace.mobility(c, ku, m);
             if hits > 0 {
                 attackers[ti] += 1;
                 danger_units[ti] += hits * (t.value[ku].0 / 100).max(1);
@@ -776,8 +850,17 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
             }
             if info[ci].pawn_attacks.contains(sq) {
                 s += p.threat_by_pawn;
-            } else if piece_att[ci].contains(sq) && !defended.contains(sq) {
-                s += p.hanging;
+            } else if piece_att[ci].contains(sq) {
+                if !defended.contains(sq) {
+                    s += p.hanging;
+                }
+                // Attacked by a clearly less valuable piece.
+                let victim = t.value[k as usize].0;
+                if (0..t.n.min(KIND_ATT))
+                    .any(|a| t.value[a].0 + 100 < victim && kind_att[ci][a].contains(sq))
+                {
+                    s += p.threat_by_lesser;
+                }
             }
         }
         side[ci].0 += s.0;
@@ -793,6 +876,7 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
         }
         let mut mg = 0;
         let mut open_files = 0;
+        let ti_ = ci ^ 1;
         if let Some(pk) = v.pawn_kind {
             if v.relative_rank(c, k) <= 1 {
                 let push = v.pawn_push[ci];
@@ -815,6 +899,27 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
                         if s2 != NO_SQ && pos.piece_at(s2) == pawn {
                             mg += p.shield2;
                         }
+                    }
+                }
+            }
+            // Enemy pawns storming the files at the king: the nearest one
+            // ahead on each file, by its distance in ranks.
+            if v.relative_rank(c, k) <= 2 {
+                let kr = v.relative_rank(c, k) as i32;
+                let kf = geo.file_of(k) as i32;
+                for f in (kf - 1).max(0)..=(kf + 1).min(geo.files as i32 - 1) {
+                    let e = &info[ti_];
+                    if e.pawn_files[f as usize] == 0 {
+                        continue;
+                    }
+                    let near = if ci == 0 {
+                        e.pawn_min[f as usize] as i32
+                    } else {
+                        geo.ranks as i32 - 1 - e.pawn_max[f as usize] as i32
+                    };
+                    let d = near - kr;
+                    if (1..=4).contains(&d) {
+                        mg += p.pawn_storm[d as usize];
                     }
                 }
             }
@@ -841,20 +946,31 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
         }
         let ti = c.flip().index();
         let n_att = attackers[ci];
-        if n_att >= 1 && info[ti].non_pawn > 0 {
-            let weak = t.zone[k as usize]
-                .and(piece_att[ti])
-                .and_not(piece_att[ci].or(info[ci].pawn_attacks))
-                .len() as i32;
-            let units4 =
-                4 * danger_units[ci] + p.danger_weak * weak + p.danger_open_file * open_files;
-            let scale = match n_att {
-                1 => 1,
-                2 => 3,
-                _ => 4,
-            };
-            let pen = (units4 * units4 * scale / (64 * p.king_danger_div)).min(p.king_danger_cap);
-            mg -= pen;
+        if info[ti].non_pawn > 0 {
+            let (safe, unsafe_) = checks(pos, t, c, k, &kind_att[ti], &piece_att, &info);
+            if n_att >= 1 || safe > 0 {
+                let weak = t.zone[k as usize]
+                    .and(piece_att[ti])
+                    .and_not(piece_att[ci].or(info[ci].pawn_attacks))
+                    .len() as i32;
+                let units4 = 4 * danger_units[ci]
+                    + p.danger_attacker * n_att
+                    + p.danger_weak * weak
+                    + p.danger_open_file * open_files
+                    + p.danger_safe_check * safe / 2
+                    + p.danger_unsafe_check * unsafe_
+                    + if has_queen[ti] { 0 } else { p.danger_no_queen };
+                let units4 = units4.max(0);
+                let scale = match n_att {
+                    0 | 1 => 1,
+                    2 => 3,
+                    _ => 4,
+                };
+                let pen =
+                    (units4 * units4 * scale / (8 * p.king_danger_div)).min(p.king_danger_cap);
+                mg -= pen;
+                side[ci].1 -= units4 * p.king_danger_eg / 64;
+            }
         }
         side[ci].0 += mg;
     }
@@ -884,6 +1000,67 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
         return (score * (rule * 2 - hm).max(0) / (rule * 2), true);
     }
     (score, true)
+}
+
+/// Kinds whose attacks are kept apart for the safe-check count (kinds
+/// beyond this count are not counted as checkers).
+const KIND_ATT: usize = 16;
+
+/// Checks the enemy of `c` can give to `c`'s royal piece at `k`: per
+/// checking kind, 2 for one safe check square and 3 for more (summed over
+/// kinds; safe = not guarded by `c`'s pawns, pieces or royal piece), and the
+/// number of other check squares.
+fn checks(
+    pos: &Position,
+    t: &EvalTables,
+    c: Color,
+    k: u8,
+    kind_att: &[SquareSet; KIND_ATT],
+    piece_att: &[SquareSet; 2],
+    info: &[SideInfo; 2],
+) -> (i32, i32) {
+    let v = t.variant;
+    let ci = c.index();
+    let them = c.flip();
+    let ti = them.index();
+    let guarded = piece_att[ci]
+        .or(info[ci].pawn_attacks)
+        .or(t.zone[k as usize]);
+    let (mut safe, mut unsafe_) = (0, 0);
+    for (kind, att) in kind_att.iter().enumerate().take(t.n) {
+        let reach = att.and_not(pos.occupied(them));
+        if reach.is_empty() {
+            continue;
+        }
+        // Squares from which this kind attacks the royal piece now: the
+        // empty-board table, cut by the occupancy along rider lines traced
+        // from the royal piece (exact for symmetric pieces).
+        let mut from = SquareSet::EMPTY;
+        for comp in &v.components[kind] {
+            for &d in &comp.dirs[ti] {
+                let mut to = v.steps.step(d, k);
+                while to != NO_SQ && to != k {
+                    from.insert(to);
+                    if comp.family != Family::Rider || !pos.piece_at(to).is_empty() {
+                        break;
+                    }
+                    to = v.steps.step(d, to);
+                }
+            }
+        }
+        let hit = reach.and(from).and(t.check_from[ti][kind][k as usize]);
+        if hit.is_empty() {
+            continue;
+        }
+        let s = hit.and_not(guarded).len() as i32;
+        safe += match s {
+            0 => 0,
+            1 => 2,
+            _ => 3,
+        };
+        unsafe_ += hit.len() as i32 - s;
+    }
+    (safe, unsafe_)
 }
 
 #[inline]

@@ -132,6 +132,9 @@ pub struct Worker {
     /// variant's table would be too large.
     cont: Vec<i16>,
     cont_stride: usize,
+    /// Correction history: by side to move and pawn key, the running
+    /// average of (search result - static evaluation), in 1/CORR_GRAIN cp.
+    corr: Vec<i32>,
     /// Piece/destination index of the move at each ply (`NO_CTX`: none).
     ctx: [usize; MAX_PLY + 4],
     nsq: usize,
@@ -149,6 +152,24 @@ pub struct Worker {
 
 const TIME_CHECK_MASK: u64 = 255;
 
+/// Entries of the correction history per side to move.
+const CORR_SIZE: usize = 16384;
+/// Fixed-point unit of a correction-history entry (one centipawn).
+const CORR_GRAIN: i32 = 256;
+/// Largest correction, in centipawns.
+const CORR_MAX: i32 = 64;
+
+/// What a thread has learnt about move ordering and its evaluation, kept
+/// from one `go` to the next of the same game (cleared with the hash).
+pub struct Memory {
+    /// The variant the tables were sized for (by address).
+    variant: usize,
+    history: Vec<i32>,
+    counter: Vec<Move>,
+    cont: Vec<i16>,
+    corr: Vec<i32>,
+}
+
 /// No continuation context (root, null move).
 const NO_CTX: usize = usize::MAX;
 /// Largest continuation-history table (entries of 2 bytes) per thread.
@@ -160,8 +181,11 @@ impl Worker {
         shared: Arc<SearchShared>,
         tt: Arc<TranspositionTable>,
         eval: Arc<EvalTables>,
+        memory: Option<Memory>,
     ) -> Worker {
         let nsq = eval.variant.geometry.num_squares();
+        let variant_id = eval.variant as *const _ as usize;
+        let memory = memory.filter(|m| m.variant == variant_id);
         // Piece codes are ((kind + 1) << 1) | colour.
         let cont_stride = (2 * eval.variant.pieces.len() + 2) * nsq;
         let mut lmr = vec![[0u8; 64]; 64];
@@ -171,6 +195,18 @@ impl Worker {
                 *r = v.max(0.0) as u8;
             }
         }
+        let cont_len = if cont_stride * cont_stride <= MAX_CONT_ENTRIES {
+            cont_stride * cont_stride
+        } else {
+            0
+        };
+        let memory = memory.unwrap_or_else(|| Memory {
+            variant: variant_id,
+            history: vec![0; 2 * nsq * nsq],
+            counter: vec![Move::NONE; 2 * nsq * nsq],
+            cont: vec![0; cont_len],
+            corr: vec![0; 2 * CORR_SIZE],
+        });
         Worker {
             id,
             shared,
@@ -181,15 +217,12 @@ impl Worker {
             keys: Vec::with_capacity(1024),
             rep_floor: 0,
             killers: vec![[Move::NONE; 2]; MAX_PLY + 4],
-            history: vec![0; 2 * nsq * nsq],
-            counter: vec![Move::NONE; 2 * nsq * nsq],
+            history: memory.history,
+            counter: memory.counter,
             move_stack: [Move::NONE; MAX_PLY + 4],
-            cont: if cont_stride * cont_stride <= MAX_CONT_ENTRIES {
-                vec![0; cont_stride * cont_stride]
-            } else {
-                Vec::new()
-            },
+            cont: memory.cont,
             cont_stride,
+            corr: memory.corr,
             ctx: [NO_CTX; MAX_PLY + 4],
             nsq,
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 2],
@@ -203,6 +236,37 @@ impl Worker {
             completed_depth: 0,
             root_pos: None,
         }
+    }
+
+    /// The learnt tables, for the next search of the same game.
+    pub fn into_memory(self) -> Memory {
+        Memory {
+            variant: self.eval.variant as *const _ as usize,
+            history: self.history,
+            counter: self.counter,
+            cont: self.cont,
+            corr: self.corr,
+        }
+    }
+
+    #[inline]
+    fn corr_idx(pos: &Position) -> usize {
+        pos.side_to_move().index() * CORR_SIZE + (pos.pawn_key() as usize & (CORR_SIZE - 1))
+    }
+
+    /// The static evaluation corrected by the correction history.
+    #[inline]
+    fn corrected(&self, pos: &Position, raw: i32) -> i32 {
+        let c = self.corr[Self::corr_idx(pos)] / CORR_GRAIN;
+        (raw + c).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1)
+    }
+
+    /// Moves the correction towards what the search found at this node.
+    fn update_corr(&mut self, pos: &Position, depth: i32, diff: i32) {
+        let e = &mut self.corr[Self::corr_idx(pos)];
+        let w = (depth + 1).min(16);
+        let target = diff.clamp(-CORR_MAX, CORR_MAX) * CORR_GRAIN;
+        *e = (*e * (256 - w) + target * w) / 256;
     }
 
     /// Sets the root: position, the history keys (oldest first, not the
@@ -509,10 +573,15 @@ impl Worker {
                 _ => evaluate(pos, &self.eval),
             }
         };
+        let corr_eval = if in_check {
+            -INF
+        } else {
+            self.corrected(pos, raw_eval)
+        };
         let static_eval = if in_check {
             -INF
         } else {
-            let mut e = raw_eval;
+            let mut e = corr_eval;
             if let Some(t) = tte {
                 if t.score.abs() < MATE_IN_MAX
                     && match t.bound {
@@ -761,6 +830,16 @@ impl Worker {
         } else {
             Bound::Upper
         };
+        // The correction history learns from results the static evaluation
+        // did not predict (quiet best moves only: captures change material).
+        if !in_check
+            && (best_move.is_none() || !pos.is_capture(best_move))
+            && best.abs() < MATE_IN_MAX
+            && !(bound == Bound::Lower && best <= corr_eval)
+            && !(bound == Bound::Upper && best >= corr_eval)
+        {
+            self.update_corr(pos, depth, best - raw_eval);
+        }
         self.tt
             .store(key, best_move, best, depth, bound, ply as i32, raw_eval);
         best
@@ -818,14 +897,15 @@ impl Worker {
         let mut raw_eval = NO_EVAL;
         if !in_check {
             // The table's evaluation, else a lazy one (cached only when full).
-            let exact;
-            (stand_pat, exact) = match tte {
+            let c = self.corrected(pos, 0);
+            let (raw, exact) = match tte {
                 Some(e) if e.eval != NO_EVAL => (e.eval, true),
-                _ => evaluate_lazy_exact(pos, &self.eval, alpha, beta),
+                _ => evaluate_lazy_exact(pos, &self.eval, alpha - c, beta - c),
             };
             if exact {
-                raw_eval = stand_pat;
+                raw_eval = raw;
             }
+            stand_pat = (raw + c).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1);
             if stand_pat >= beta {
                 if tte.is_none() && raw_eval != NO_EVAL {
                     self.tt.store(

@@ -9,7 +9,7 @@
 //! [`Reporter`] callback when the search ends.
 
 use crate::evaluate::EvalTables;
-use crate::search::{score_text, Reporter, SearchShared, Worker, INF, MAX_PLY};
+use crate::search::{score_text, Memory, Reporter, SearchShared, Worker, INF, MAX_PLY};
 use crate::timeman::{budget, Limits};
 use crate::tt::TranspositionTable;
 use crossbeam_channel::{unbounded, Receiver, Sender};
@@ -79,6 +79,8 @@ struct Job {
     reporter: Reporter,
     /// Print `bestmove` through the reporter (off for silent searches).
     print_bestmove: bool,
+    /// Forget the learnt tables of earlier searches (new game, clear hash).
+    clear_memory: bool,
 }
 
 /// The searchers and their shared table.
@@ -90,6 +92,8 @@ pub struct SearchPool {
     signal_tx: Sender<Signal>,
     current: Option<Arc<SearchShared>>,
     coordinator: Option<JoinHandle<()>>,
+    /// The next search starts with fresh history tables.
+    clear_memory: bool,
 }
 
 impl SearchPool {
@@ -102,10 +106,14 @@ impl SearchPool {
             .name("fers-search".into())
             .stack_size(STACK)
             .spawn(move || {
+                let mut memory: Vec<Option<Memory>> = Vec::new();
                 while let Ok(job) = job_rx.recv() {
                     // Drop stale wake-ups from an earlier search.
                     while signal_rx.try_recv().is_ok() {}
-                    let result = run_job(job, &signal_rx);
+                    if job.clear_memory {
+                        memory.clear();
+                    }
+                    let result = run_job(job, &signal_rx, &mut memory);
                     if done_tx.send(result).is_err() {
                         break;
                     }
@@ -120,6 +128,7 @@ impl SearchPool {
             signal_tx,
             current: None,
             coordinator: Some(coordinator),
+            clear_memory: false,
         }
     }
 
@@ -151,6 +160,7 @@ impl SearchPool {
         self.stop();
         self.wait();
         self.tt.clear();
+        self.clear_memory = true;
     }
 
     pub fn hash_mb(&self) -> usize {
@@ -188,6 +198,7 @@ impl SearchPool {
             shared: shared.clone(),
             reporter,
             print_bestmove: print,
+            clear_memory: std::mem::take(&mut self.clear_memory),
         };
         self.current = Some(shared);
         self.job_tx
@@ -253,7 +264,12 @@ impl Drop for SearchPool {
 }
 
 /// Runs one search on the coordinator thread.
-fn run_job(job: Job, signal_rx: &Receiver<Signal>) -> SearchResult {
+/// `memory` holds each thread's learnt tables between searches.
+fn run_job(
+    job: Job,
+    signal_rx: &Receiver<Signal>,
+    memory: &mut Vec<Option<Memory>>,
+) -> SearchResult {
     let Job {
         root,
         history,
@@ -263,6 +279,7 @@ fn run_job(job: Job, signal_rx: &Receiver<Signal>) -> SearchResult {
         shared,
         reporter,
         print_bestmove,
+        clear_memory: _,
     } = job;
     let eval = EvalTables::for_variant(root.variant());
     let searchmoves: Vec<Move> = limits
@@ -277,33 +294,44 @@ fn run_job(job: Job, signal_rx: &Receiver<Signal>) -> SearchResult {
     let multipv = options.multipv.max(1);
     let threads = shared.nodes.len();
 
-    let mut main = Worker::new(0, shared.clone(), tt.clone(), eval.clone());
+    memory.resize_with(threads.max(memory.len()), || None);
+    let mut main = Worker::new(
+        0,
+        shared.clone(),
+        tt.clone(),
+        eval.clone(),
+        memory[0].take(),
+    );
     main.set_root(&root, &history, &searchmoves);
 
     if !main.root_moves.is_empty() {
         std::thread::scope(|s| {
             let mut helpers = Vec::new();
-            for id in 1..threads {
+            for (id, mem) in memory.iter_mut().enumerate().take(threads).skip(1) {
                 let (shared, tt, eval) = (shared.clone(), tt.clone(), eval.clone());
+                let m = mem.take();
                 let (root, history, sm) = (&root, &history, &searchmoves);
                 let h = std::thread::Builder::new()
                     .name(format!("fers-helper-{id}"))
                     .stack_size(STACK)
                     .spawn_scoped(s, move || {
-                        let mut w = Worker::new(id, shared, tt, eval);
+                        let mut w = Worker::new(id, shared, tt, eval, m);
                         w.set_root(root, history, sm);
                         w.iterate(root, max_depth, 1, None, None);
+                        w.into_memory()
                     });
                 if let Ok(h) = h {
-                    helpers.push(h);
+                    helpers.push((id, h));
                 }
             }
             main.iterate(&root, max_depth, multipv, limits.mate, Some(&reporter));
             // `go infinite` and pondering wait for `stop` / `ponderhit`.
             wait_for_release(&shared, &limits, signal_rx);
             shared.stop.store(true, Ordering::Relaxed);
-            for h in helpers {
-                let _ = h.join();
+            for (id, h) in helpers {
+                if let Ok(m) = h.join() {
+                    memory[id] = Some(m);
+                }
             }
         });
     } else {
@@ -370,6 +398,7 @@ fn run_job(job: Job, signal_rx: &Receiver<Signal>) -> SearchResult {
     if print_bestmove {
         reporter(&result.bestmove_line());
     }
+    memory[0] = Some(main.into_memory());
     result
 }
 

@@ -608,3 +608,32 @@ fn parse_go_words() {
     assert_eq!(l.mate, Some(3));
     assert_eq!(l.nodes, None);
 }
+
+/// The learnt tables (history, correction history) carry over from one
+/// search to the next of a game; `Clear Hash` and `ucinewgame` drop them
+/// with the hash, so that after a clear a search repeats a fresh pool's
+/// search node for node.
+#[test]
+fn clearing_the_hash_drops_the_learnt_tables() {
+    let search = |pool: &mut SearchPool, fen: &str| {
+        let (rep, _l) = collector();
+        pool.search_sync(
+            &game(fen),
+            Limits {
+                depth: Some(8),
+                ..Default::default()
+            },
+            rep,
+        )
+        .nodes
+    };
+    let a = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    let b = "r2q1rk1/pp2bppp/2n1bn2/3p4/3P4/2NBBN2/PP3PPP/R2Q1RK1 w - - 0 11";
+    let fresh = search(&mut SearchPool::new(16), a);
+    let mut pool = SearchPool::new(16);
+    assert_eq!(search(&mut pool, a), fresh, "a fresh pool is deterministic");
+    search(&mut pool, b);
+    assert_ne!(search(&mut pool, a), fresh, "the second search starts warm");
+    pool.clear_hash();
+    assert_eq!(search(&mut pool, a), fresh, "a clear forgets everything");
+}

@@ -7,15 +7,18 @@
 //! fitted once to the current evaluation so that its scale is kept.
 //!
 //! Two alternating steps:
-//! - the orthodox piece-square corrections (`Params::ortho_pst`), which enter
-//!   the evaluation linearly, by full-batch Adam on their exact gradient;
+//! - the orthodox piece-square and mobility corrections (`Params::ortho_pst`,
+//!   `Params::ortho_mob`), which enter the evaluation linearly, by
+//!   full-batch Adam on their exact gradient;
 //! - every other scalar parameter by coordinate descent on the real
 //!   evaluation (Texel's local search).
 //!
 //! The result is written as Rust source for `engine/src/tuned.rs`.
 
 use fers_core::{Color, Position, Variant};
-use fers_engine::evaluate::{evaluate, EvalTables, Params, PARAMS};
+use fers_engine::evaluate::{
+    evaluate, evaluate_traced, EvalTables, EvalTrace, Params, MOB_TABLE, PARAMS,
+};
 use std::io::Write;
 
 struct Sample {
@@ -119,7 +122,15 @@ fn scalars(p: &mut Params) -> Vec<(String, &mut i32)> {
         danger_weak,
         danger_open_file,
         king_center_mg,
+        danger_safe_check,
+        danger_unsafe_check,
+        danger_no_queen,
+        danger_attacker,
+        king_danger_eg,
+        threat_by_lesser,
+        pawn_storm,
         ortho_pst: _,
+        ortho_mob: _,
     } = p;
     let mut v: Vec<(String, &mut i32)> = Vec::new();
     for (name, (a, b)) in [
@@ -140,6 +151,7 @@ fn scalars(p: &mut Params) -> Vec<(String, &mut i32)> {
         ("passed_free", passed_free),
         ("outpost", outpost),
         ("rook_seventh", rook_seventh),
+        ("threat_by_lesser", threat_by_lesser),
     ] {
         v.push((format!("{name}.mg"), a));
         v.push((format!("{name}.eg"), b));
@@ -163,6 +175,11 @@ fn scalars(p: &mut Params) -> Vec<(String, &mut i32)> {
         ("danger_weak", danger_weak),
         ("danger_open_file", danger_open_file),
         ("king_center_mg", king_center_mg),
+        ("danger_safe_check", danger_safe_check),
+        ("danger_unsafe_check", danger_unsafe_check),
+        ("danger_no_queen", danger_no_queen),
+        ("danger_attacker", danger_attacker),
+        ("king_danger_eg", king_danger_eg),
     ] {
         v.push((name.to_string(), x));
     }
@@ -176,10 +193,46 @@ fn scalars(p: &mut Params) -> Vec<(String, &mut i32)> {
             v.push((format!("{name}[{i}]"), x));
         }
     }
+    for (i, x) in pawn_storm.iter_mut().enumerate().skip(1) {
+        v.push((format!("pawn_storm[{i}]"), x));
+    }
     v
 }
 
-/// Linear features of the orthodox tables: `(role * 64 + square, sign)`.
+/// Number of linear features: the piece-square corrections, then the
+/// mobility tables.
+const N_FEATURES: usize = 6 * 64 + 4 * MOB_TABLE;
+
+/// The learned entry behind a feature index.
+fn entry(p: &mut Params, j: usize) -> &mut (i32, i32) {
+    if j < 6 * 64 {
+        &mut p.ortho_pst[j / 64][j % 64]
+    } else {
+        let m = j - 6 * 64;
+        &mut p.ortho_mob[m / MOB_TABLE][m % MOB_TABLE]
+    }
+}
+
+/// Collects the mobility features of one evaluation.
+struct MobTrace<'a> {
+    t: &'a EvalTables,
+    out: Vec<(u16, i8)>,
+}
+
+impl EvalTrace for MobTrace<'_> {
+    fn mobility(&mut self, c: Color, kind: usize, count: i32) {
+        if let Some(role @ 1..=4) = self.t.ortho_role.get(kind).copied().flatten() {
+            let idx = 6 * 64
+                + (role as usize - 1) * MOB_TABLE
+                + (count.max(0) as usize).min(MOB_TABLE - 1);
+            let sign = if c == Color::White { 1 } else { -1 };
+            self.out.push((idx as u16, sign));
+        }
+    }
+}
+
+/// Linear features of the orthodox tables: `(role * 64 + square, sign)`,
+/// then `(6 * 64 + (role - 1) * MOB_TABLE + count, sign)` per mobile piece.
 fn pst_features(pos: &Position, t: &EvalTables) -> Vec<(u16, i8)> {
     let mut f = Vec::new();
     for c in [Color::White, Color::Black] {
@@ -194,7 +247,9 @@ fn pst_features(pos: &Position, t: &EvalTables) -> Vec<(u16, i8)> {
             }
         }
     }
-    f
+    let mut tr = MobTrace { t, out: f };
+    evaluate_traced(pos, t, -i32::MAX, i32::MAX, &mut tr);
+    tr.out
 }
 
 /// Adam on the orthodox tables, with the rest of the evaluation fixed.
@@ -217,7 +272,7 @@ fn tune_pst(
         .iter()
         .map(|s| t.phase(&s.pos) as f64 / 256.0)
         .collect();
-    let n = 6 * 64;
+    let n = N_FEATURES;
     // Phase-weighted number of positions behind each entry: entries seen
     // too rarely stay at zero (a king on e5 in a dozen middlegames must not
     // teach the evaluation that kings belong there).
@@ -235,7 +290,12 @@ fn tune_pst(
     let frozen: Vec<[bool; 2]> = seen
         .iter()
         .enumerate()
-        .map(|(j, s)| [s[0] < min_seen || j / 64 == 5, s[1] < min_seen])
+        .map(|(j, s)| {
+            [
+                s[0] < min_seen || (j / 64 == 5 && j < 6 * 64),
+                s[1] < min_seen,
+            ]
+        })
         .collect();
     let mut delta = vec![[0.0f64; 2]; n];
     let mut m1 = vec![[0.0f64; 2]; n];
@@ -265,7 +325,7 @@ fn tune_pst(
         for j in 0..n {
             for h in 0..2 {
                 // L2 on the whole correction keeps rare squares near zero.
-                let total = p.ortho_pst[j / 64][j % 64];
+                let total = *entry(p, j);
                 let w = if h == 0 { total.0 } else { total.1 } as f64 + delta[j][h];
                 let g = grad[j][h] * inv + l2 * w;
                 m1[j][h] = b1 * m1[j][h] + (1.0 - b1) * g;
@@ -285,13 +345,10 @@ fn tune_pst(
             eprintln!("  pst iter {it}: loss {:.7}", l * inv);
         }
     }
-    for role in 0..6 {
-        for sq in 0..64 {
-            let d = delta[role * 64 + sq];
-            let e = &mut p.ortho_pst[role][sq];
-            e.0 += d[0].round() as i32;
-            e.1 += d[1].round() as i32;
-        }
+    for (j, d) in delta.iter().enumerate() {
+        let e = entry(p, j);
+        e.0 += d[0].round() as i32;
+        e.1 += d[1].round() as i32;
     }
 }
 
@@ -355,7 +412,7 @@ fn write_params(path: &str, p: &Params, note: &str) -> std::io::Result<()> {
     writeln!(f, "//!")?;
     writeln!(
         f,
-        "//! Tools/src/bin/fers-tune.rs explains the fit; `Params` in"
+        "//! tools/src/bin/fers-tune.rs explains the fit; `Params` in"
     )?;
     writeln!(f, "//! `evaluate.rs` says what each number means.")?;
     writeln!(f)?;
@@ -453,6 +510,7 @@ fn main() {
     let mut p = PARAMS.clone();
     if reset_pst {
         p.ortho_pst = [[(0, 0); 64]; 6];
+        p.ortho_mob = [[(0, 0); MOB_TABLE]; 4];
     }
     let t = EvalTables::build(v, &p);
     let ev = evals(&all, &t, threads);
