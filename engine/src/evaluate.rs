@@ -111,27 +111,7 @@ pub struct Params {
     /// knight, bishop, rook, queen, king and squares a1 = 0 from White's
     /// side (see [`crate::tuned`]).
     pub ortho_pst: [[(i32, i32); 64]; 6],
-    /// Learned mobility corrections for the orthodox knight, bishop, rook
-    /// and queen on an 8x8 board (roles 1..=4, index role - 1), by the
-    /// number of safe squares the piece reaches (capped at
-    /// [`MOB_TABLE`] - 1), added to the linear mobility term: they make
-    /// mobility concave (a trapped piece loses more than a free one gains).
-    pub ortho_mob: [[(i32, i32); MOB_TABLE]; 4],
 }
-
-/// Entries of a learned mobility table (see [`Params::ortho_mob`]).
-pub const MOB_TABLE: usize = 28;
-
-/// Receives what the evaluation measured, for `fers-tune` (the search uses
-/// [`NoTrace`], which compiles to nothing).
-pub trait EvalTrace {
-    /// A piece of `kind` and colour `c` reaches `count` safe squares.
-    fn mobility(&mut self, _c: Color, _kind: usize, _count: i32) {}
-}
-
-/// The trace of the search: records nothing.
-pub struct NoTrace;
-impl EvalTrace for NoTrace {}
 
 /// The parameters in use, fitted by `fers-tune` (see [`crate::tuned`]).
 pub use crate::tuned::PARAMS;
@@ -155,9 +135,6 @@ pub struct EvalTables {
     pst: [Vec<[(i32, i32); MAX_SQUARES]>; 2],
     /// Mobility bonus per safe square and the average subtracted.
     mob: Vec<(i32, i32)>,
-    /// Learned mobility correction per kind and count (orthodox pieces on
-    /// 8x8 boards; empty for other kinds).
-    mob_corr: Vec<Vec<(i32, i32)>>,
     mob_avg: Vec<i32>,
     phase_w: Vec<i32>,
     phase_total: i32,
@@ -382,12 +359,6 @@ impl EvalTables {
                 }
             }
         }
-        let mob_corr: Vec<Vec<(i32, i32)>> = (0..n)
-            .map(|k| match ortho_role[k] {
-                Some(r @ 1..=4) => p.ortho_mob[r as usize - 1].to_vec(),
-                _ => Vec::new(),
-            })
-            .collect();
         let mut pst_b = vec![[(0, 0); MAX_SQUARES]; n];
         for k in 0..n {
             for sq in 0..nsq as u8 {
@@ -480,7 +451,6 @@ impl EvalTables {
             order_value,
             pst: [pst_w, pst_b],
             mob,
-            mob_corr,
             mob_avg,
             phase_w,
             phase_total: phase_total.max(1),
@@ -591,17 +561,6 @@ pub fn evaluate_lazy(pos: &Position, t: &EvalTables, alpha: i32, beta: i32) -> i
 /// [`evaluate_lazy`], with `true` when the score is the full evaluation
 /// (not the early material-and-tables estimate).
 pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32) -> (i32, bool) {
-    evaluate_traced(pos, t, alpha, beta, &mut NoTrace)
-}
-
-/// [`evaluate_lazy_exact`] reporting what it measures to `trace`.
-pub fn evaluate_traced<T: EvalTrace>(
-    pos: &Position,
-    t: &EvalTables,
-    alpha: i32,
-    beta: i32,
-    trace: &mut T,
-) -> (i32, bool) {
     let v = t.variant;
     let geo = v.geometry;
     let p = &t.params;
@@ -797,10 +756,6 @@ pub fn evaluate_traced<T: EvalTrace>(
             let (wm, we) = t.mob[ku];
             let centered = m * 16 - t.mob_avg[ku];
             s += (wm * centered / 16, we * centered / 16);
-            if let Some(&corr) = t.mob_corr[ku].get((m as usize).min(MOB_TABLE - 1)) {
-                s += corr;
-            }
-            trace.mobility(c, ku, m);
             if hits > 0 {
                 attackers[ti] += 1;
                 danger_units[ti] += hits * (t.value[ku].0 / 100).max(1);
@@ -876,7 +831,6 @@ pub fn evaluate_traced<T: EvalTrace>(
         }
         let mut mg = 0;
         let mut open_files = 0;
-        let ti_ = ci ^ 1;
         if let Some(pk) = v.pawn_kind {
             if v.relative_rank(c, k) <= 1 {
                 let push = v.pawn_push[ci];
@@ -908,11 +862,11 @@ pub fn evaluate_traced<T: EvalTrace>(
                 let kr = v.relative_rank(c, k) as i32;
                 let kf = geo.file_of(k) as i32;
                 for f in (kf - 1).max(0)..=(kf + 1).min(geo.files as i32 - 1) {
-                    let e = &info[ti_];
+                    let e = &info[ci ^ 1];
                     if e.pawn_files[f as usize] == 0 {
                         continue;
                     }
-                    let near = if ci == 0 {
+                    let near = if c == Color::White {
                         e.pawn_min[f as usize] as i32
                     } else {
                         geo.ranks as i32 - 1 - e.pawn_max[f as usize] as i32
@@ -1028,7 +982,11 @@ fn checks(
         .or(t.zone[k as usize]);
     let (mut safe, mut unsafe_) = (0, 0);
     for (kind, att) in kind_att.iter().enumerate().take(t.n) {
-        let reach = att.and_not(pos.occupied(them));
+        // Candidates first (the empty-board table): most kinds have none,
+        // and then no line needs tracing.
+        let reach = att
+            .and_not(pos.occupied(them))
+            .and(t.check_from[ti][kind][k as usize]);
         if reach.is_empty() {
             continue;
         }
@@ -1048,7 +1006,7 @@ fn checks(
                 }
             }
         }
-        let hit = reach.and(from).and(t.check_from[ti][kind][k as usize]);
+        let hit = reach.and(from);
         if hit.is_empty() {
             continue;
         }

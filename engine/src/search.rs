@@ -254,11 +254,16 @@ impl Worker {
         pos.side_to_move().index() * CORR_SIZE + (pos.pawn_key() as usize & (CORR_SIZE - 1))
     }
 
+    /// The correction history's adjustment of this position's evaluation.
+    #[inline]
+    fn correction(&self, pos: &Position) -> i32 {
+        self.corr[Self::corr_idx(pos)] / CORR_GRAIN
+    }
+
     /// The static evaluation corrected by the correction history.
     #[inline]
     fn corrected(&self, pos: &Position, raw: i32) -> i32 {
-        let c = self.corr[Self::corr_idx(pos)] / CORR_GRAIN;
-        (raw + c).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1)
+        (raw + self.correction(pos)).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1)
     }
 
     /// Moves the correction towards what the search found at this node.
@@ -897,7 +902,8 @@ impl Worker {
         let mut raw_eval = NO_EVAL;
         if !in_check {
             // The table's evaluation, else a lazy one (cached only when full).
-            let c = self.corrected(pos, 0);
+            // The lazy window is shifted by the correction added afterwards.
+            let c = self.correction(pos);
             let (raw, exact) = match tte {
                 Some(e) if e.eval != NO_EVAL => (e.eval, true),
                 _ => evaluate_lazy_exact(pos, &self.eval, alpha - c, beta - c),
@@ -905,7 +911,7 @@ impl Worker {
             if exact {
                 raw_eval = raw;
             }
-            stand_pat = (raw + c).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1);
+            stand_pat = self.corrected(pos, raw);
             if stand_pat >= beta {
                 if tte.is_none() && raw_eval != NO_EVAL {
                     self.tt.store(

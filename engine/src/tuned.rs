@@ -453,5 +453,4 @@ pub const PARAMS: Params = Params {
             (0, 0),
         ],
     ],
-    ortho_mob: [[(0, 0); 28]; 4],
 };

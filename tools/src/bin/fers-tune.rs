@@ -7,18 +7,15 @@
 //! fitted once to the current evaluation so that its scale is kept.
 //!
 //! Two alternating steps:
-//! - the orthodox piece-square and mobility corrections (`Params::ortho_pst`,
-//!   `Params::ortho_mob`), which enter the evaluation linearly, by
-//!   full-batch Adam on their exact gradient;
+//! - the orthodox piece-square corrections (`Params::ortho_pst`), which enter
+//!   the evaluation linearly, by full-batch Adam on their exact gradient;
 //! - every other scalar parameter by coordinate descent on the real
 //!   evaluation (Texel's local search).
 //!
 //! The result is written as Rust source for `engine/src/tuned.rs`.
 
 use fers_core::{Color, Position, Variant};
-use fers_engine::evaluate::{
-    evaluate, evaluate_traced, EvalTables, EvalTrace, Params, MOB_TABLE, PARAMS,
-};
+use fers_engine::evaluate::{evaluate, EvalTables, Params, PARAMS};
 use std::io::Write;
 
 struct Sample {
@@ -130,7 +127,6 @@ fn scalars(p: &mut Params) -> Vec<(String, &mut i32)> {
         threat_by_lesser,
         pawn_storm,
         ortho_pst: _,
-        ortho_mob: _,
     } = p;
     let mut v: Vec<(String, &mut i32)> = Vec::new();
     for (name, (a, b)) in [
@@ -199,40 +195,7 @@ fn scalars(p: &mut Params) -> Vec<(String, &mut i32)> {
     v
 }
 
-/// Number of linear features: the piece-square corrections, then the
-/// mobility tables.
-const N_FEATURES: usize = 6 * 64 + 4 * MOB_TABLE;
-
-/// The learned entry behind a feature index.
-fn entry(p: &mut Params, j: usize) -> &mut (i32, i32) {
-    if j < 6 * 64 {
-        &mut p.ortho_pst[j / 64][j % 64]
-    } else {
-        let m = j - 6 * 64;
-        &mut p.ortho_mob[m / MOB_TABLE][m % MOB_TABLE]
-    }
-}
-
-/// Collects the mobility features of one evaluation.
-struct MobTrace<'a> {
-    t: &'a EvalTables,
-    out: Vec<(u16, i8)>,
-}
-
-impl EvalTrace for MobTrace<'_> {
-    fn mobility(&mut self, c: Color, kind: usize, count: i32) {
-        if let Some(role @ 1..=4) = self.t.ortho_role.get(kind).copied().flatten() {
-            let idx = 6 * 64
-                + (role as usize - 1) * MOB_TABLE
-                + (count.max(0) as usize).min(MOB_TABLE - 1);
-            let sign = if c == Color::White { 1 } else { -1 };
-            self.out.push((idx as u16, sign));
-        }
-    }
-}
-
-/// Linear features of the orthodox tables: `(role * 64 + square, sign)`,
-/// then `(6 * 64 + (role - 1) * MOB_TABLE + count, sign)` per mobile piece.
+/// Linear features of the orthodox tables: `(role * 64 + square, sign)`.
 fn pst_features(pos: &Position, t: &EvalTables) -> Vec<(u16, i8)> {
     let mut f = Vec::new();
     for c in [Color::White, Color::Black] {
@@ -247,9 +210,7 @@ fn pst_features(pos: &Position, t: &EvalTables) -> Vec<(u16, i8)> {
             }
         }
     }
-    let mut tr = MobTrace { t, out: f };
-    evaluate_traced(pos, t, -i32::MAX, i32::MAX, &mut tr);
-    tr.out
+    f
 }
 
 /// Adam on the orthodox tables, with the rest of the evaluation fixed.
@@ -272,7 +233,7 @@ fn tune_pst(
         .iter()
         .map(|s| t.phase(&s.pos) as f64 / 256.0)
         .collect();
-    let n = N_FEATURES;
+    let n = 6 * 64;
     // Phase-weighted number of positions behind each entry: entries seen
     // too rarely stay at zero (a king on e5 in a dozen middlegames must not
     // teach the evaluation that kings belong there).
@@ -290,12 +251,7 @@ fn tune_pst(
     let frozen: Vec<[bool; 2]> = seen
         .iter()
         .enumerate()
-        .map(|(j, s)| {
-            [
-                s[0] < min_seen || (j / 64 == 5 && j < 6 * 64),
-                s[1] < min_seen,
-            ]
-        })
+        .map(|(j, s)| [s[0] < min_seen || j / 64 == 5, s[1] < min_seen])
         .collect();
     let mut delta = vec![[0.0f64; 2]; n];
     let mut m1 = vec![[0.0f64; 2]; n];
@@ -325,7 +281,7 @@ fn tune_pst(
         for j in 0..n {
             for h in 0..2 {
                 // L2 on the whole correction keeps rare squares near zero.
-                let total = *entry(p, j);
+                let total = p.ortho_pst[j / 64][j % 64];
                 let w = if h == 0 { total.0 } else { total.1 } as f64 + delta[j][h];
                 let g = grad[j][h] * inv + l2 * w;
                 m1[j][h] = b1 * m1[j][h] + (1.0 - b1) * g;
@@ -345,10 +301,13 @@ fn tune_pst(
             eprintln!("  pst iter {it}: loss {:.7}", l * inv);
         }
     }
-    for (j, d) in delta.iter().enumerate() {
-        let e = entry(p, j);
-        e.0 += d[0].round() as i32;
-        e.1 += d[1].round() as i32;
+    for role in 0..6 {
+        for sq in 0..64 {
+            let d = delta[role * 64 + sq];
+            let e = &mut p.ortho_pst[role][sq];
+            e.0 += d[0].round() as i32;
+            e.1 += d[1].round() as i32;
+        }
     }
 }
 
@@ -510,7 +469,6 @@ fn main() {
     let mut p = PARAMS.clone();
     if reset_pst {
         p.ortho_pst = [[(0, 0); 64]; 6];
-        p.ortho_mob = [[(0, 0); MOB_TABLE]; 4];
     }
     let t = EvalTables::build(v, &p);
     let ev = evals(&all, &t, threads);
