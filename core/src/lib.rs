@@ -18,6 +18,7 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod registry;
+pub mod see;
 pub mod variant;
 pub mod variant_file;
 pub mod zobrist;
