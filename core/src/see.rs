@@ -22,7 +22,8 @@ impl Position {
     /// Does static exchange see every attacker in this variant? False for
     /// variants with hoppers, lame leapers or other pieces outside the
     /// simple attack plan; [`Position::see_ge`] still answers there, but
-    /// without those pieces.
+    /// without those pieces. Conditions that change what a capture does
+    /// (Circe rebirth, Andernach) must make this false when they land.
     pub fn see_exact(&self) -> bool {
         self.v.complex_kinds == 0
     }

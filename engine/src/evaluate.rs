@@ -106,6 +106,9 @@ pub struct Params {
     /// Middlegame penalty for the nearest enemy pawn on each file at the
     /// king, by its distance in ranks ahead of the king (1..=4).
     pub pawn_storm: [i32; 5],
+    /// Endgame scale (out of 64) when the only pieces besides pawns are
+    /// one bishop each, on squares of opposite colours.
+    pub ocb_scale: i32,
     /// Learned corrections for the orthodox pieces on an 8x8 board, added to
     /// the generated piece-square tables: `[role][square]` with roles pawn,
     /// knight, bishop, rook, queen, king and squares a1 = 0 from White's
@@ -542,6 +545,8 @@ struct SideInfo {
     non_pawn: i32,
     pawns: i32,
     bishops: i32,
+    /// Square colours of the bishops, as bits `1 << ((file + rank) & 1)`.
+    bishop_colours: u8,
 }
 
 /// Evaluates the position from the side to move's point of view.
@@ -574,6 +579,7 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
         non_pawn: 0,
         pawns: 0,
         bishops: 0,
+        bishop_colours: 0,
     });
 
     // Pass 1: material + PST, pawn files, pawn attacks, phase.
@@ -608,6 +614,7 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
                 info[ci].non_pawn += t.value[k].0;
                 if Some(k as u8) == t.bishop_kind {
                     info[ci].bishops += 1;
+                    info[ci].bishop_colours |= 1 << ((geo.file_of(sq) + geo.rank_of(sq)) & 1);
                 }
             }
         }
@@ -942,6 +949,18 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
         let diff = info[strong].non_pawn - info[weak].non_pawn;
         if diff <= 400 {
             eg /= if info[strong].non_pawn <= 400 { 16 } else { 4 };
+        }
+    } else if let Some(b) = t.bishop_kind {
+        // Opposite-coloured bishops alone are hard to convert: the
+        // defender blockades on the squares the other bishop cannot reach.
+        let bishop = t.value[b as usize].0;
+        if info[0].non_pawn == bishop
+            && info[1].non_pawn == bishop
+            && info[0].bishops == 1
+            && info[1].bishops == 1
+            && info[0].bishop_colours != info[1].bishop_colours
+        {
+            eg = eg * p.ocb_scale.clamp(0, 64) / 64;
         }
     }
 

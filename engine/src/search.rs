@@ -132,6 +132,11 @@ pub struct Worker {
     /// variant's table would be too large.
     cont: Vec<i16>,
     cont_stride: usize,
+    /// Capture history: `capt[piece_to * victims + victim kind]`, how often
+    /// a capture of that kind by that piece on that square was best.
+    capt: Vec<i16>,
+    /// Victim slots per piece/destination (the variant's kinds).
+    victims: usize,
     /// Correction history: by side to move and pawn key, the running
     /// average of (search result - static evaluation), in 1/CORR_GRAIN cp.
     corr: Vec<i32>,
@@ -152,6 +157,9 @@ pub struct Worker {
 
 const TIME_CHECK_MASK: u64 = 255;
 
+/// How far above beta a capture must score in ProbCut's shallow search.
+const PROBCUT_MARGIN: i32 = 200;
+
 /// Entries of the correction history per side to move.
 const CORR_SIZE: usize = 16384;
 /// Fixed-point unit of a correction-history entry (one centipawn).
@@ -167,6 +175,7 @@ pub struct Memory {
     history: Vec<i32>,
     counter: Vec<Move>,
     cont: Vec<i16>,
+    capt: Vec<i16>,
     corr: Vec<i32>,
 }
 
@@ -195,6 +204,7 @@ impl Worker {
                 *r = v.max(0.0) as u8;
             }
         }
+        let victims = eval.variant.pieces.len();
         let cont_len = if cont_stride * cont_stride <= MAX_CONT_ENTRIES {
             cont_stride * cont_stride
         } else {
@@ -205,6 +215,14 @@ impl Worker {
             history: vec![0; 2 * nsq * nsq],
             counter: vec![Move::NONE; 2 * nsq * nsq],
             cont: vec![0; cont_len],
+            capt: vec![
+                0;
+                if cont_len > 0 {
+                    cont_stride * victims
+                } else {
+                    0
+                }
+            ],
             corr: vec![0; 2 * CORR_SIZE],
         });
         Worker {
@@ -222,6 +240,8 @@ impl Worker {
             move_stack: [Move::NONE; MAX_PLY + 4],
             cont: memory.cont,
             cont_stride,
+            capt: memory.capt,
+            victims,
             corr: memory.corr,
             ctx: [NO_CTX; MAX_PLY + 4],
             nsq,
@@ -245,6 +265,7 @@ impl Worker {
             history: self.history,
             counter: self.counter,
             cont: self.cont,
+            capt: self.capt,
             corr: self.corr,
         }
     }
@@ -418,6 +439,33 @@ impl Worker {
         }
     }
 
+    /// Index of the capture `m` in the capture history, or `NO_CTX`.
+    #[inline]
+    fn capt_idx(&self, pos: &Position, m: Move) -> usize {
+        let victim = pos.piece_at(m.to());
+        if self.capt.is_empty() || !victim.is_piece() {
+            return NO_CTX;
+        }
+        self.piece_to(pos, m) * self.victims + victim.kind() as usize
+    }
+
+    #[inline]
+    fn capt_score(&self, idx: usize) -> i32 {
+        if idx == NO_CTX {
+            0
+        } else {
+            self.capt[idx] as i32
+        }
+    }
+
+    fn update_capt(&mut self, idx: usize, bonus: i32) {
+        if idx != NO_CTX {
+            let h = &mut self.capt[idx];
+            let v = *h as i32;
+            *h = (v + bonus - v * bonus.abs() / 16384) as i16;
+        }
+    }
+
     /// Score of the side to move with no legal move.
     fn no_moves_score(pos: &Position, ply: usize, in_check: bool) -> i32 {
         if in_check {
@@ -463,8 +511,8 @@ impl Worker {
                     .promotion()
                     .map(|k| ev.order_value[k as usize])
                     .unwrap_or(0);
-                let mvv = vv * 8 - av / 16 + promo;
-                if av > vv + 50 && pos.attacked(m.to(), pos.side_to_move().flip()) {
+                let mvv = vv * 8 - av / 16 + promo + self.capt_score(self.capt_idx(pos, m)) / 8;
+                if av > vv + 50 && self.losing(pos, m) {
                     // Probably losing: after the killers.
                     -(1 << 20) + mvv
                 } else {
@@ -503,6 +551,14 @@ impl Worker {
         moves.swap(i, best);
         self.scores.swap(base + i, base + best);
         (moves[i], bs)
+    }
+
+    /// Does the capture `m` probably lose material? Static exchange where
+    /// it sees every attacker; elsewhere also any defended victim.
+    #[inline]
+    fn losing(&self, pos: &Position, m: Move) -> bool {
+        !pos.see_ge(m, 0, &self.eval.order_value)
+            || (!pos.see_exact() && pos.attacked(m.to(), pos.side_to_move().flip()))
     }
 
     fn update_history(&mut self, idx: usize, bonus: i32) {
@@ -656,6 +712,21 @@ impl Worker {
                 }
             }
         }
+        // ProbCut: a capture that wins enough material to beat beta by a
+        // margin in a shallow search very likely beats beta in a full one.
+        let pc_beta = beta + PROBCUT_MARGIN;
+        if !pv_node
+            && !in_check
+            && depth >= 5
+            && beta.abs() < MATE_IN_MAX
+            && pos.see_exact()
+            && !tte.is_some_and(|e| e.depth >= depth - 3 && e.score < pc_beta)
+        {
+            if let Some(s) = self.probcut(pos, pc_beta, static_eval, raw_eval, depth, ply, cut_node)
+            {
+                return s;
+            }
+        }
         // Internal iterative reduction.
         if tt_move.is_none() && depth >= 5 && (pv_node || cut_node) {
             depth -= 1;
@@ -672,6 +743,8 @@ impl Worker {
         let mut best_move = Move::NONE;
         let mut quiets: [Move; 64] = [Move::NONE; 64];
         let mut nquiets = 0;
+        let mut captures: [Move; 32] = [Move::NONE; 32];
+        let mut ncaptures = 0;
         let mut searched = 0usize;
         let lmp_limit = ((5 + depth * depth) * (1 + improving as i32) / 2) as usize;
         let orig_alpha = alpha;
@@ -686,6 +759,23 @@ impl Worker {
             if prunable && depth <= 6 && searched >= lmp_limit {
                 continue;
             }
+            // Moves that lose material by static exchange, near the leaves.
+            if !pv_node
+                && !in_check
+                && best > -MATE_IN_MAX
+                && searched > 0
+                && depth <= 6
+                && pos.see_exact()
+            {
+                let margin = if quiet {
+                    -25 * depth * depth
+                } else {
+                    -110 * depth
+                };
+                if !pos.see_ge(m, margin, &self.eval.order_value) {
+                    continue;
+                }
+            }
             let mut child = pos.clone();
             child.play(m);
             self.tt.prefetch(child.key());
@@ -698,7 +788,10 @@ impl Worker {
             {
                 continue; // futility
             }
-            let ext = if gives_check && ply < 2 * self.root_depth as usize {
+            let ext = if gives_check
+                && ply < 2 * self.root_depth as usize
+                && (!pos.see_exact() || pos.see_ge(m, 0, &self.eval.order_value))
+            {
                 1
             } else {
                 0
@@ -708,6 +801,9 @@ impl Worker {
             if quiet && nquiets < 64 {
                 quiets[nquiets] = m;
                 nquiets += 1;
+            } else if capture && ncaptures < 32 {
+                captures[ncaptures] = m;
+                ncaptures += 1;
             }
 
             self.keys.push(key);
@@ -797,6 +893,18 @@ impl Worker {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
+                        let bonus = (depth * depth * 16).min(1600);
+                        // Captures tried before the cut did not refute.
+                        for &c in &captures[..ncaptures] {
+                            if c != m {
+                                let ci = self.capt_idx(pos, c);
+                                self.update_capt(ci, -bonus);
+                            }
+                        }
+                        if capture {
+                            let ci = self.capt_idx(pos, m);
+                            self.update_capt(ci, bonus);
+                        }
                         if quiet {
                             let k = &mut self.killers[ply];
                             if k[0] != m {
@@ -807,7 +915,6 @@ impl Worker {
                                 let ci = self.hist_idx_prev(pos, self.move_stack[ply - 1]);
                                 self.counter[ci] = m;
                             }
-                            let bonus = (depth * depth * 16).min(1600);
                             let idx = self.hist_idx(pos, m);
                             self.update_history(idx, bonus);
                             let pt = self.piece_to(pos, m);
@@ -848,6 +955,59 @@ impl Worker {
         self.tt
             .store(key, best_move, best, depth, bound, ply as i32, raw_eval);
         best
+    }
+
+    /// The ProbCut searches at a node: each capture whose static exchange
+    /// could reach `pc_beta`, first by quiescence, then at `depth - 4`.
+    /// Returns the score that beat `pc_beta`, if one did.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        pos: &Position,
+        pc_beta: i32,
+        static_eval: i32,
+        raw_eval: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let mut list = MoveList::new();
+        pos.legal_noisy_moves(&mut list);
+        let key = pos.key();
+        for &m in list.iter() {
+            if !pos.is_capture(m) || !pos.see_ge(m, pc_beta - static_eval, &self.eval.order_value) {
+                continue;
+            }
+            let mut child = pos.clone();
+            child.play(m);
+            let gives_check = self.eval.may_give_check(pos, m) && child.in_check();
+            self.keys.push(key);
+            self.move_stack[ply] = m;
+            self.ctx[ply] = self.piece_to(pos, m);
+            let mut s = -self.qsearch(&child, -pc_beta, -pc_beta + 1, ply + 1, 1, gives_check);
+            if s >= pc_beta {
+                s = -self.search(
+                    &child,
+                    -pc_beta,
+                    -pc_beta + 1,
+                    depth - 4,
+                    ply + 1,
+                    gives_check,
+                    !cut_node,
+                    false,
+                );
+            }
+            self.keys.pop();
+            if self.stopped() {
+                return Some(0);
+            }
+            if s >= pc_beta {
+                self.tt
+                    .store(key, m, s, depth - 3, Bound::Lower, ply as i32, raw_eval);
+                return Some(s);
+            }
+        }
+        None
     }
 
     #[inline]
@@ -966,7 +1126,6 @@ impl Worker {
                 false
             });
         }
-        let them = pos.side_to_move().flip();
         let tt_move = tte.map(|e| e.mv).unwrap_or(Move::NONE);
         self.score_moves(pos, &list, tt_move, ply);
         let mut best_move = Move::NONE;
@@ -986,9 +1145,9 @@ impl Worker {
                 if stand_pat + vv + 200 < alpha {
                     continue;
                 }
-                // Losing captures (a more valuable piece takes a defended one).
+                // Losing captures.
                 let av = ev.order_value[pos.piece_at(m.from()).kind() as usize];
-                if av > vv + 50 && pos.attacked(m.to(), them) {
+                if av > vv && self.losing(pos, m) {
                     continue;
                 }
             }

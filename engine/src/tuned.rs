@@ -55,6 +55,7 @@ pub const PARAMS: Params = Params {
     king_danger_eg: 20,
     threat_by_lesser: (44, 34),
     pawn_storm: [0, 14, -44, -16, -1],
+    ocb_scale: 22,
     ortho_pst: [
         [
             (0, 0),

@@ -126,6 +126,7 @@ fn scalars(p: &mut Params) -> Vec<(String, &mut i32)> {
         king_danger_eg,
         threat_by_lesser,
         pawn_storm,
+        ocb_scale,
         ortho_pst: _,
     } = p;
     let mut v: Vec<(String, &mut i32)> = Vec::new();
@@ -176,6 +177,7 @@ fn scalars(p: &mut Params) -> Vec<(String, &mut i32)> {
         ("danger_no_queen", danger_no_queen),
         ("danger_attacker", danger_attacker),
         ("king_danger_eg", king_danger_eg),
+        ("ocb_scale", ocb_scale),
     ] {
         v.push((name.to_string(), x));
     }
