@@ -54,13 +54,14 @@ impl Position {
         if swap <= 0 {
             return true;
         }
+        let floor = values.iter().copied().min().unwrap_or(0);
         let mut board = self.board;
         board[from as usize] = Piece::EMPTY;
         let mut stm = self.side;
         let mut res = 1;
         loop {
             stm = stm.flip();
-            let Some(sq) = least_attacker(v, &board, to, stm, &value) else {
+            let Some(sq) = least_attacker(v, &board, to, stm, &value, floor) else {
                 break;
             };
             res ^= 1;
@@ -68,7 +69,7 @@ impl Position {
             if Some(p.kind()) == v.royal_kind {
                 // A royal piece may take only if nothing takes it back.
                 board[sq as usize] = Piece::EMPTY;
-                if least_attacker(v, &board, to, stm.flip(), &value).is_some() {
+                if least_attacker(v, &board, to, stm.flip(), &value, floor).is_some() {
                     res ^= 1;
                 }
                 break;
@@ -84,13 +85,15 @@ impl Position {
 }
 
 /// The square of `by`'s least valuable piece attacking `sq` on `board`
-/// (leapers, riders and pawns of the attack plan), if any.
+/// (leapers, riders and pawns of the attack plan), if any. `floor` is the
+/// lowest value of any kind: a pawn worth that is returned at once.
 fn least_attacker(
     v: &Variant,
     board: &[Piece; MAX_SQUARES],
     sq: u8,
     by: Color,
     value: &impl Fn(Piece) -> i32,
+    floor: i32,
 ) -> Option<u8> {
     let mut best = NO_SQ;
     let mut best_value = i32::MAX;
@@ -106,6 +109,10 @@ fn least_attacker(
         for &d in &v.pawn_captures[by.flip().index()] {
             let s = v.steps.step(d, sq);
             if s != NO_SQ && board[s as usize] == pawn {
+                // Nothing is cheaper than the cheapest kind: stop looking.
+                if value(pawn) <= floor {
+                    return Some(s);
+                }
                 consider(s, pawn);
             }
         }

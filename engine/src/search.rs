@@ -553,6 +553,25 @@ impl Worker {
         (moves[i], bs)
     }
 
+    /// Quiescence: is the capture `m` not worth searching, since even its
+    /// victim cannot lift `stand_pat` near `alpha` (delta pruning), or it
+    /// loses material?
+    #[inline]
+    fn futile_capture(&self, pos: &Position, m: Move, stand_pat: i32, alpha: i32) -> bool {
+        let ev = &self.eval;
+        let victim = pos.piece_at(m.to());
+        let vv = if victim.is_piece() {
+            ev.order_value[victim.kind() as usize]
+        } else {
+            100
+        };
+        if stand_pat + vv + 200 < alpha {
+            return true;
+        }
+        let av = ev.order_value[pos.piece_at(m.from()).kind() as usize];
+        av > vv && self.losing(pos, m)
+    }
+
     /// Does the capture `m` probably lose material? Static exchange where
     /// it sees every attacker; elsewhere also any defended victim.
     #[inline]
@@ -776,17 +795,23 @@ impl Worker {
                     continue;
                 }
             }
+            // Futility: quiet moves that cannot lift the static evaluation
+            // to alpha, unless they check (known before the board copy when
+            // the move cannot check at all).
+            let futile = prunable
+                && depth <= 6
+                && static_eval + 150 + 120 * depth <= alpha
+                && mscore < (1 << 22);
+            let may_check = self.eval.may_give_check(pos, m);
+            if futile && !may_check {
+                continue;
+            }
             let mut child = pos.clone();
             child.play(m);
             self.tt.prefetch(child.key());
-            let gives_check = self.eval.may_give_check(pos, m) && child.in_check();
-            if prunable
-                && !gives_check
-                && depth <= 6
-                && static_eval + 150 + 120 * depth <= alpha
-                && mscore < (1 << 22)
-            {
-                continue; // futility
+            let gives_check = may_check && child.in_check();
+            if futile && !gives_check {
+                continue;
             }
             let ext = if gives_check
                 && ply < 2 * self.root_depth as usize
@@ -1107,7 +1132,7 @@ impl Worker {
                 return best;
             }
         }
-        let ev = self.eval.clone();
+        let ev = &self.eval;
         if !in_check {
             list.retain(|m| {
                 if pos.is_capture(m) {
@@ -1131,25 +1156,21 @@ impl Worker {
         let mut best_move = Move::NONE;
         for i in 0..list.len() {
             let (m, _) = self.pick(&mut list, i, ply);
+            // Captures that cannot raise alpha or lose material are skipped
+            // unless they check; the board copy is made only when needed.
+            let may_check = self.eval.may_give_check(pos, m);
+            let futile = !in_check
+                && pos.is_capture(m)
+                && m.promotion().is_none()
+                && self.futile_capture(pos, m, stand_pat, alpha);
+            if futile && !may_check {
+                continue;
+            }
             let mut child = pos.clone();
             child.play(m);
-            let gives_check = ev.may_give_check(pos, m) && child.in_check();
-            if !in_check && !gives_check && pos.is_capture(m) && m.promotion().is_none() {
-                let victim = pos.piece_at(m.to());
-                let vv = if victim.is_piece() {
-                    ev.order_value[victim.kind() as usize]
-                } else {
-                    100
-                };
-                // Delta pruning.
-                if stand_pat + vv + 200 < alpha {
-                    continue;
-                }
-                // Losing captures.
-                let av = ev.order_value[pos.piece_at(m.from()).kind() as usize];
-                if av > vv && self.losing(pos, m) {
-                    continue;
-                }
+            let gives_check = may_check && child.in_check();
+            if futile && !gives_check {
+                continue;
             }
             self.move_stack[ply] = m;
             self.ctx[ply] = self.piece_to(pos, m);
