@@ -765,6 +765,39 @@ const MAX_TRACKED_RAYS: usize = 64;
 #[inline]
 fn attacked_on(pos: &Position, board: &[Piece; MAX_SQUARES], sq: u8, by: Color) -> bool {
     let v = pos.v;
+    if simple_attackers(v, board, sq, by, |_, _| true) {
+        return true;
+    }
+    if v.complex_kinds != 0 {
+        return attacked_by_complex(pos, board, sq, by);
+    }
+    false
+}
+
+/// Calls `found(square, piece)` for each piece of `by` that attacks `sq` on
+/// `board` by the variant's simple attack plan (pawns first, then leapers
+/// and riders walked outwards from `sq`), until `found` returns true; says
+/// whether it did. Hoppers and lame leapers are not in this plan. Shared
+/// by attack detection and static exchange (`see.rs`).
+#[inline(always)]
+pub(crate) fn simple_attackers(
+    v: &Variant,
+    board: &[Piece; MAX_SQUARES],
+    sq: u8,
+    by: Color,
+    mut found: impl FnMut(u8, Piece) -> bool,
+) -> bool {
+    if let Some(pk) = v.pawn_kind {
+        // A pawn of `by` attacks sq from sq minus its capture vector, which
+        // is sq plus the other colour's capture vector.
+        let pawn = Piece::new(pk, by);
+        for &d in &v.pawn_captures[by.flip().index()] {
+            let s = v.steps.step(d, sq);
+            if s != NO_SQ && board[s as usize] == pawn && found(s, pawn) {
+                return true;
+            }
+        }
+    }
     for r in &v.attack_rays[by.index()] {
         let d = r.dir;
         let mut s = v.steps.step(d, sq);
@@ -773,7 +806,7 @@ fn attacked_on(pos: &Position, board: &[Piece; MAX_SQUARES], sq: u8, by: Color) 
         }
         let q = board[s as usize];
         if q.is_piece() {
-            if q.color() == by && (r.leap | r.ride) & (1 << q.kind()) != 0 {
+            if q.color() == by && (r.leap | r.ride) & (1 << q.kind()) != 0 && found(s, q) {
                 return true;
             }
             continue;
@@ -788,7 +821,7 @@ fn attacked_on(pos: &Position, board: &[Piece; MAX_SQUARES], sq: u8, by: Color) 
             }
             let q = board[s as usize];
             if q.is_piece() {
-                if q.color() == by && r.ride & (1 << q.kind()) != 0 {
+                if q.color() == by && r.ride & (1 << q.kind()) != 0 && found(s, q) {
                     return true;
                 }
                 break;
@@ -797,20 +830,6 @@ fn attacked_on(pos: &Position, board: &[Piece; MAX_SQUARES], sq: u8, by: Color) 
                 break;
             }
         }
-    }
-    if let Some(pk) = v.pawn_kind {
-        // A pawn of `by` attacks sq from sq minus its capture vector, which
-        // is sq plus the other colour's capture vector.
-        let pawn = Piece::new(pk, by);
-        for &d in &v.pawn_captures[by.flip().index()] {
-            let s = v.steps.step(d, sq);
-            if s != NO_SQ && board[s as usize] == pawn {
-                return true;
-            }
-        }
-    }
-    if v.complex_kinds != 0 {
-        return attacked_by_complex(pos, board, sq, by);
     }
     false
 }

@@ -10,6 +10,7 @@
 //! exchanges are fully seen. Pins are ignored, as in Stockfish.
 
 use crate::geometry::{MAX_SQUARES, NO_SQ};
+use crate::movegen::simple_attackers;
 use crate::moves::{Move, MoveFlag};
 use crate::piece::{Color, Piece};
 use crate::position::Position;
@@ -86,7 +87,7 @@ impl Position {
 
 /// The square of `by`'s least valuable piece attacking `sq` on `board`
 /// (leapers, riders and pawns of the attack plan), if any. `floor` is the
-/// lowest value of any kind: a pawn worth that is returned at once.
+/// lowest value of any kind: an attacker worth that ends the search.
 fn least_attacker(
     v: &Variant,
     board: &[Piece; MAX_SQUARES],
@@ -97,58 +98,14 @@ fn least_attacker(
 ) -> Option<u8> {
     let mut best = NO_SQ;
     let mut best_value = i32::MAX;
-    let mut consider = |s: u8, p: Piece| {
+    simple_attackers(v, board, sq, by, |s, p| {
         let pv = value(p);
         if pv < best_value {
             best_value = pv;
             best = s;
         }
-    };
-    if let Some(pk) = v.pawn_kind {
-        let pawn = Piece::new(pk, by);
-        for &d in &v.pawn_captures[by.flip().index()] {
-            let s = v.steps.step(d, sq);
-            if s != NO_SQ && board[s as usize] == pawn {
-                // Nothing is cheaper than the cheapest kind: stop looking.
-                if value(pawn) <= floor {
-                    return Some(s);
-                }
-                consider(s, pawn);
-            }
-        }
-    }
-    for r in &v.attack_rays[by.index()] {
-        let d = r.dir;
-        let mut s = v.steps.step(d, sq);
-        if s == NO_SQ {
-            continue;
-        }
-        let q = board[s as usize];
-        if q.is_piece() {
-            if q.color() == by && (r.leap | r.ride) & (1 << q.kind()) != 0 {
-                consider(s, q);
-            }
-            continue;
-        }
-        if r.ride == 0 || q == Piece::HOLE {
-            continue;
-        }
-        loop {
-            s = v.steps.step(d, s);
-            if s == NO_SQ || s == sq {
-                break;
-            }
-            let q = board[s as usize];
-            if q.is_piece() {
-                if q.color() == by && r.ride & (1 << q.kind()) != 0 {
-                    consider(s, q);
-                }
-                break;
-            }
-            if q == Piece::HOLE {
-                break;
-            }
-        }
-    }
+        // Nothing is cheaper than the cheapest kind: stop looking.
+        pv <= floor
+    });
     (best != NO_SQ).then_some(best)
 }

@@ -210,19 +210,18 @@ impl Worker {
         } else {
             0
         };
+        // Capture history shares the piece/destination index of `cont`.
+        let capt_len = if cont_len > 0 {
+            cont_stride * victims
+        } else {
+            0
+        };
         let memory = memory.unwrap_or_else(|| Memory {
             variant: variant_id,
             history: vec![0; 2 * nsq * nsq],
             counter: vec![Move::NONE; 2 * nsq * nsq],
             cont: vec![0; cont_len],
-            capt: vec![
-                0;
-                if cont_len > 0 {
-                    cont_stride * victims
-                } else {
-                    0
-                }
-            ],
+            capt: vec![0; capt_len],
             corr: vec![0; 2 * CORR_SIZE],
         });
         Worker {
