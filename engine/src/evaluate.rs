@@ -19,6 +19,7 @@
 //! [`PARAMS`], live in `tuned.rs`, written by `fers-tune` from positions
 //! labelled by Stockfish.
 
+use crate::pawns::{PawnCache, PawnEntry, PawnSide};
 use fers_core::geometry::{SquareSet, Topology, MAX_SQUARES, NO_SQ};
 use fers_core::piece::{named_piece, Family, Mode};
 use fers_core::{Color, Position, Variant};
@@ -129,17 +130,17 @@ pub struct EvalTables {
     pub params: Params,
     /// Orthodox role (see [`Params::ortho_pst`]) of each kind, on 8x8 only.
     pub ortho_role: Vec<Option<u8>>,
-    n: usize,
+    pub(crate) n: usize,
     /// Middlegame/endgame material value per kind (royal: 0).
     pub value: Vec<(i32, i32)>,
     /// Value for move ordering and pruning (midgame value; royal large).
     pub order_value: Vec<i32>,
     /// `pst[colour][kind][sq]`, material included.
-    pst: [Vec<[(i32, i32); MAX_SQUARES]>; 2],
+    pub(crate) pst: [Vec<[(i32, i32); MAX_SQUARES]>; 2],
     /// Mobility bonus per safe square and the average subtracted.
     mob: Vec<(i32, i32)>,
     mob_avg: Vec<i32>,
-    phase_w: Vec<i32>,
+    pub(crate) phase_w: Vec<i32>,
     phase_total: i32,
     /// Squares around each square (king step), for the king zone.
     zone: Vec<SquareSet>,
@@ -533,17 +534,11 @@ impl std::ops::AddAssign<(i32, i32)> for S {
     }
 }
 
-/// Per-side information gathered in a first pass.
+/// Per-side information gathered in a first pass (the pawns' is in the
+/// [`PawnEntry`]).
 struct SideInfo {
-    pawn_files: [u8; 16],
-    /// Most advanced / least advanced pawn rank per file (relative).
-    pawn_attacks: SquareSet,
-    /// Per file: lowest and highest rank of this side's pawns.
-    pawn_min: [u8; 16],
-    pawn_max: [u8; 16],
     royal: u8,
     non_pawn: i32,
-    pawns: i32,
     bishops: i32,
     /// Square colours of the bishops, as bits `1 << ((file + rank) & 1)`.
     bishop_colours: u8,
@@ -552,6 +547,11 @@ struct SideInfo {
 /// Evaluates the position from the side to move's point of view.
 pub fn evaluate(pos: &Position, t: &EvalTables) -> i32 {
     evaluate_lazy(pos, t, -i32::MAX, i32::MAX)
+}
+
+/// [`evaluate`], with the pawn structure from (and into) `cache`.
+pub fn evaluate_cached(pos: &Position, t: &EvalTables, cache: &mut PawnCache) -> i32 {
+    eval_with(pos, t, cache.probe(pos, t), -i32::MAX, i32::MAX).0
 }
 
 /// Margin of the lazy evaluation.
@@ -566,49 +566,48 @@ pub fn evaluate_lazy(pos: &Position, t: &EvalTables, alpha: i32, beta: i32) -> i
 /// [`evaluate_lazy`], with `true` when the score is the full evaluation
 /// (not the early material-and-tables estimate).
 pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32) -> (i32, bool) {
+    eval_with(pos, t, &PawnEntry::compute(pos, t), alpha, beta)
+}
+
+/// [`evaluate_lazy_exact`], with the pawn structure from (and into) `cache`.
+pub fn evaluate_lazy_cached(
+    pos: &Position,
+    t: &EvalTables,
+    cache: &mut PawnCache,
+    alpha: i32,
+    beta: i32,
+) -> (i32, bool) {
+    eval_with(pos, t, cache.probe(pos, t), alpha, beta)
+}
+
+fn eval_with(pos: &Position, t: &EvalTables, pe: &PawnEntry, alpha: i32, beta: i32) -> (i32, bool) {
+    let pw = &pe.side;
     let v = t.variant;
     let geo = v.geometry;
     let p = &t.params;
     let mut side = [S::default(), S::default()];
     let mut info: [SideInfo; 2] = [0, 1].map(|_| SideInfo {
-        pawn_files: [0; 16],
-        pawn_attacks: SquareSet::EMPTY,
-        pawn_min: [u8::MAX; 16],
-        pawn_max: [0; 16],
         royal: NO_SQ,
         non_pawn: 0,
-        pawns: 0,
         bishops: 0,
         bishop_colours: 0,
     });
 
-    // Pass 1: material + PST, pawn files, pawn attacks, phase.
-    let mut phase_sum = 0;
+    // Pass 1: material + PST and phase (the pawns' from the entry).
+    let mut phase_sum = pw[0].phase + pw[1].phase;
     for c in [Color::White, Color::Black] {
         let ci = c.index();
         let pst = &t.pst[ci];
         let mut s = S::default();
-        for sq in pos.occupied(c).iter() {
+        s += pw[ci].pst;
+        for sq in pos.occupied(c).and_not(pw[ci].set).iter() {
             let k = pos.piece_at(sq).kind() as usize;
             if k >= t.n {
                 continue;
             }
             s += pst[k][sq as usize];
             phase_sum += t.phase_w[k];
-            if Some(k as u8) == v.pawn_kind {
-                let f = (geo.file_of(sq) as usize).min(15);
-                let r = geo.rank_of(sq);
-                info[ci].pawn_files[f] += 1;
-                info[ci].pawn_min[f] = info[ci].pawn_min[f].min(r);
-                info[ci].pawn_max[f] = info[ci].pawn_max[f].max(r);
-                info[ci].pawns += 1;
-                for &d in &v.pawn_captures[ci] {
-                    let to = v.steps.step(d, sq);
-                    if to != NO_SQ {
-                        info[ci].pawn_attacks.insert(to);
-                    }
-                }
-            } else if Some(k as u8) == v.royal_kind {
+            if Some(k as u8) == v.royal_kind {
                 info[ci].royal = sq;
             } else {
                 info[ci].non_pawn += t.value[k].0;
@@ -651,58 +650,31 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
         } else {
             SquareSet::EMPTY
         };
-        let unsafe_sq = info[ti].pawn_attacks;
+        let unsafe_sq = pw[ti].attacks;
         let mut s = S::default();
-        for sq in own.iter() {
+        // Pawn structure from the entry, then what its passed pawns owe to
+        // the other pieces: a free square in front, the kings' distances.
+        s += pw[ci].structure;
+        for sq in pw[ci].passed.iter() {
+            let idx = scale_rank8(geo.ranks, v.relative_rank(c, sq));
+            let front = v.steps.step(v.pawn_push[ci], sq);
+            if front != NO_SQ && pos.piece_at(front).is_empty() {
+                let w = idx as i32;
+                s += (p.passed_free.0 * w / 4, p.passed_free.1 * w / 4);
+            }
+            if front != NO_SQ && info[ti].royal != NO_SQ && info[ci].royal != NO_SQ {
+                let dt = dist(geo, info[ti].royal, front);
+                let do_ = dist(geo, info[ci].royal, front);
+                s += (
+                    0,
+                    (dt - do_) * p.passed_king_dist_eg * (idx as i32).max(1) / 3,
+                );
+            }
+        }
+        for sq in own.and_not(pw[ci].set).iter() {
             let k = pos.piece_at(sq).kind();
             let ku = k as usize;
             if ku >= t.n {
-                continue;
-            }
-            if Some(k) == v.pawn_kind {
-                // Pawn structure.
-                let f = geo.file_of(sq) as usize;
-                let rr = v.relative_rank(c, sq);
-                if info[ci].pawn_files[f] > 1 {
-                    s += (p.doubled.0 / 2, p.doubled.1 / 2);
-                }
-                let left = if f > 0 { info[ci].pawn_files[f - 1] } else { 0 };
-                let right = if f + 1 < 16 {
-                    info[ci].pawn_files[f + 1]
-                } else {
-                    0
-                };
-                if left == 0 && right == 0 {
-                    s += p.isolated;
-                }
-                if info[ci].pawn_attacks.contains(sq) {
-                    s += p.supported;
-                }
-                if geo
-                    .offset(sq, 1, 0)
-                    .is_some_and(|t| pos.piece_at(t) == pos.piece_at(sq))
-                {
-                    s += p.phalanx;
-                }
-                // Passed: no enemy pawn ahead on this or adjacent files.
-                if is_passed(&info[ti], geo.files as usize, c, f, geo.rank_of(sq)) {
-                    let idx = scale_rank8(geo.ranks, rr);
-                    s += (p.passed_mg[idx], p.passed_eg[idx]);
-                    // King distances to the square in front (endgame).
-                    let front = v.steps.step(v.pawn_push[ci], sq);
-                    if front != NO_SQ && pos.piece_at(front).is_empty() {
-                        let w = idx as i32;
-                        s += (p.passed_free.0 * w / 4, p.passed_free.1 * w / 4);
-                    }
-                    if front != NO_SQ && info[ti].royal != NO_SQ && info[ci].royal != NO_SQ {
-                        let dt = dist(geo, info[ti].royal, front);
-                        let do_ = dist(geo, info[ci].royal, front);
-                        s += (
-                            0,
-                            (dt - do_) * p.passed_king_dist_eg * (idx as i32).max(1) / 3,
-                        );
-                    }
-                }
                 continue;
             }
             if Some(k) == v.royal_kind {
@@ -775,16 +747,16 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
                 if !t.orth_rider[ku]
                     && t.value[ku].0 < 400
                     && 2 * rr >= geo.ranks as usize
-                    && info[ci].pawn_attacks.contains(sq)
-                    && !info[ti].pawn_attacks.contains(sq)
+                    && pw[ci].attacks.contains(sq)
+                    && !pw[ti].attacks.contains(sq)
                 {
                     s += p.outpost;
                 }
             }
             if t.orth_rider[ku] && v.pawn_kind.is_some() {
                 let f = geo.file_of(sq) as usize;
-                if info[ci].pawn_files[f] == 0 {
-                    if info[ti].pawn_files[f] == 0 {
+                if pw[ci].files[f] == 0 {
+                    if pw[ti].files[f] == 0 {
                         s += p.rook_open;
                     } else {
                         s += p.rook_semi_open;
@@ -800,17 +772,17 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
     for c in [Color::White, Color::Black] {
         let ci = c.index();
         let ti = ci ^ 1;
-        let mut defended = piece_att[ti].or(info[ti].pawn_attacks);
+        let mut defended = piece_att[ti].or(pw[ti].attacks);
         if info[ti].royal != NO_SQ {
             defended = defended.or(t.zone[info[ti].royal as usize]);
         }
         let mut s = S::default();
-        for sq in pos.occupied(c.flip()).iter() {
+        for sq in pos.occupied(c.flip()).and_not(pw[ti].set).iter() {
             let k = pos.piece_at(sq).kind();
             if Some(k) == v.pawn_kind || Some(k) == v.royal_kind || k as usize >= t.n {
                 continue;
             }
-            if info[ci].pawn_attacks.contains(sq) {
+            if pw[ci].attacks.contains(sq) {
                 s += p.threat_by_pawn;
             } else if piece_att[ci].contains(sq) {
                 if !defended.contains(sq) {
@@ -869,14 +841,14 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
                 let kr = v.relative_rank(c, k) as i32;
                 let kf = geo.file_of(k) as i32;
                 for f in (kf - 1).max(0)..=(kf + 1).min(geo.files as i32 - 1) {
-                    let e = &info[ci ^ 1];
-                    if e.pawn_files[f as usize] == 0 {
+                    let e = &pw[ci ^ 1];
+                    if e.files[f as usize] == 0 {
                         continue;
                     }
                     let near = if c == Color::White {
-                        e.pawn_min[f as usize] as i32
+                        e.min[f as usize] as i32
                     } else {
-                        geo.ranks as i32 - 1 - e.pawn_max[f as usize] as i32
+                        geo.ranks as i32 - 1 - e.max[f as usize] as i32
                     };
                     let d = near - kr;
                     if (1..=4).contains(&d) {
@@ -887,7 +859,7 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
             // Files at the king without an own pawn, wherever it stands.
             let kf = geo.file_of(k) as i32;
             for f in (kf - 1).max(0)..=(kf + 1).min(geo.files as i32 - 1) {
-                if info[ci].pawn_files[f as usize] == 0 {
+                if pw[ci].files[f as usize] == 0 {
                     mg += p.king_open_file;
                     open_files += 1;
                 }
@@ -908,11 +880,11 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
         let ti = c.flip().index();
         let n_att = attackers[ci];
         if info[ti].non_pawn > 0 {
-            let (safe, unsafe_) = checks(pos, t, c, k, &kind_att[ti], &piece_att, &info);
+            let (safe, unsafe_) = checks(pos, t, c, k, &kind_att[ti], &piece_att, pw);
             if n_att >= 1 || safe > 0 {
                 let weak = t.zone[k as usize]
                     .and(piece_att[ti])
-                    .and_not(piece_att[ci].or(info[ci].pawn_attacks))
+                    .and_not(piece_att[ci].or(pw[ci].attacks))
                     .len() as i32;
                 let units4 = 4 * danger_units[ci]
                     + p.danger_attacker * n_att
@@ -945,7 +917,7 @@ pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32
     // Endgame scaling: a side without pawns needs more than a minor piece.
     let strong = if eg > 0 { ui } else { ti };
     let weak = strong ^ 1;
-    if info[strong].pawns == 0 && v.pawn_kind.is_some() {
+    if pw[strong].count == 0 && v.pawn_kind.is_some() {
         let diff = info[strong].non_pawn - info[weak].non_pawn;
         if diff <= 400 {
             eg /= if info[strong].non_pawn <= 400 { 16 } else { 4 };
@@ -990,15 +962,13 @@ fn checks(
     k: u8,
     kind_att: &[SquareSet; KIND_ATT],
     piece_att: &[SquareSet; 2],
-    info: &[SideInfo; 2],
+    pw: &[PawnSide; 2],
 ) -> (i32, i32) {
     let v = t.variant;
     let ci = c.index();
     let them = c.flip();
     let ti = them.index();
-    let guarded = piece_att[ci]
-        .or(info[ci].pawn_attacks)
-        .or(t.zone[k as usize]);
+    let guarded = piece_att[ci].or(pw[ci].attacks).or(t.zone[k as usize]);
     let (mut safe, mut unsafe_) = (0, 0);
     for (kind, att) in kind_att.iter().enumerate().take(t.n) {
         // Candidates first (the empty-board table): most kinds have none,
@@ -1041,7 +1011,7 @@ fn checks(
 }
 
 #[inline]
-fn scale_rank8(ranks: u8, rr: u8) -> usize {
+pub(crate) fn scale_rank8(ranks: u8, rr: u8) -> usize {
     if ranks <= 1 {
         return 0;
     }
@@ -1058,16 +1028,16 @@ fn dist(geo: fers_core::Geometry, a: u8, b: u8) -> i32 {
 /// Is a pawn of `c` on file `f`, rank `r` passed, given the enemy's pawn
 /// ranks per file?
 #[inline]
-fn is_passed(enemy: &SideInfo, files: usize, c: Color, f: usize, r: u8) -> bool {
+pub(crate) fn is_passed(enemy: &PawnSide, files: usize, c: Color, f: usize, r: u8) -> bool {
     let lo = f.saturating_sub(1);
     let hi = (f + 1).min(files - 1).min(15);
     for ff in lo..=hi {
-        if enemy.pawn_files[ff] == 0 {
+        if enemy.files[ff] == 0 {
             continue;
         }
         match c {
-            Color::White if enemy.pawn_max[ff] > r => return false,
-            Color::Black if enemy.pawn_min[ff] < r => return false,
+            Color::White if enemy.max[ff] > r => return false,
+            Color::Black if enemy.min[ff] < r => return false,
             _ => {}
         }
     }

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod engine;
 pub mod evaluate;
 pub mod options;
+pub mod pawns;
 pub mod search;
 pub mod thread;
 pub mod timeman;

@@ -11,7 +11,8 @@
 //! One [`Worker`] per thread; Lazy SMP workers share only the transposition
 //! table and the stop flag (see `thread.rs`).
 
-use crate::evaluate::{evaluate, evaluate_lazy_exact, EvalTables, DRAW};
+use crate::evaluate::{evaluate_cached, evaluate_lazy_cached, EvalTables, DRAW};
+use crate::pawns::PawnCache;
 use crate::timeman::Budget;
 use crate::tt::{Bound, TranspositionTable, NO_EVAL};
 use fers_core::moves::MAX_MOVES;
@@ -140,6 +141,8 @@ pub struct Worker {
     /// Correction history: by side to move and pawn key, the running
     /// average of (search result - static evaluation), in 1/CORR_GRAIN cp.
     corr: Vec<i32>,
+    /// Pawn structures seen by this thread.
+    pawns: Box<PawnCache>,
     /// Piece/destination index of the move at each ply (`NO_CTX`: none).
     ctx: [usize; MAX_PLY + 4],
     nsq: usize,
@@ -177,6 +180,7 @@ pub struct Memory {
     cont: Vec<i16>,
     capt: Vec<i16>,
     corr: Vec<i32>,
+    pawns: Box<PawnCache>,
 }
 
 /// No continuation context (root, null move).
@@ -223,6 +227,7 @@ impl Worker {
             cont: vec![0; cont_len],
             capt: vec![0; capt_len],
             corr: vec![0; 2 * CORR_SIZE],
+            pawns: Box::default(),
         });
         Worker {
             id,
@@ -242,6 +247,7 @@ impl Worker {
             capt: memory.capt,
             victims,
             corr: memory.corr,
+            pawns: memory.pawns,
             ctx: [NO_CTX; MAX_PLY + 4],
             nsq,
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 2],
@@ -266,6 +272,7 @@ impl Worker {
             cont: self.cont,
             capt: self.capt,
             corr: self.corr,
+            pawns: self.pawns,
         }
     }
 
@@ -618,7 +625,7 @@ impl Worker {
             return DRAW;
         }
         if ply >= MAX_PLY {
-            return evaluate(pos, &self.eval);
+            return evaluate_cached(pos, &self.eval, &mut self.pawns);
         }
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
@@ -649,7 +656,7 @@ impl Worker {
         } else {
             match tte {
                 Some(e) if e.eval != NO_EVAL => e.eval,
-                _ => evaluate(pos, &self.eval),
+                _ => evaluate_cached(pos, &self.eval, &mut self.pawns),
             }
         };
         let corr_eval = if in_check {
@@ -1067,7 +1074,7 @@ impl Worker {
             return DRAW;
         }
         if ply >= MAX_PLY {
-            return evaluate(pos, &self.eval);
+            return evaluate_cached(pos, &self.eval, &mut self.pawns);
         }
         let key = pos.key();
         let tte = self.tt.probe(key, ply as i32);
@@ -1090,7 +1097,7 @@ impl Worker {
             let c = self.correction(pos);
             let (raw, exact) = match tte {
                 Some(e) if e.eval != NO_EVAL => (e.eval, true),
-                _ => evaluate_lazy_exact(pos, &self.eval, alpha - c, beta - c),
+                _ => evaluate_lazy_cached(pos, &self.eval, &mut self.pawns, alpha - c, beta - c),
             };
             if exact {
                 raw_eval = raw;
