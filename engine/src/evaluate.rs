@@ -110,6 +110,18 @@ pub struct Params {
     /// Endgame scale (out of 64) when the only pieces besides pawns are
     /// one bishop each, on squares of opposite colours.
     pub ocb_scale: i32,
+    /// Pawn that no pawn of its side on a neighbouring file can support
+    /// any more, whose square in front an enemy pawn attacks.
+    pub backward: (i32, i32),
+    /// Middlegame space: per safe central square behind the pawn chain
+    /// (see `pawns.rs`), times the square of (own pieces - 3), / 256.
+    pub space: i32,
+    /// Per bishop, per own pawn on squares of the bishop's colour.
+    pub bishop_pawns: (i32, i32),
+    /// Minor piece (not a rider of rooks' lines) with a pawn just in front.
+    pub minor_behind_pawn: (i32, i32),
+    /// Royal piece on a flank (its file and two either side) without pawns.
+    pub pawnless_flank: (i32, i32),
     /// Learned corrections for the orthodox pieces on an 8x8 board, added to
     /// the generated piece-square tables: `[role][square]` with roles pawn,
     /// knight, bishop, rook, queen, king and squares a1 = 0 from White's
@@ -655,6 +667,8 @@ fn eval_with(pos: &Position, t: &EvalTables, pe: &PawnEntry, alpha: i32, beta: i
         // Pawn structure from the entry, then what its passed pawns owe to
         // the other pieces: a free square in front, the kings' distances.
         s += pw[ci].structure;
+        let weight = (own.len() as i32 - 3).max(0);
+        s += (p.space * pw[ci].space * weight * weight / 256, 0);
         for sq in pw[ci].passed.iter() {
             let idx = scale_rank8(geo.ranks, v.relative_rank(c, sq));
             let front = v.steps.step(v.pawn_push[ci], sq);
@@ -739,8 +753,19 @@ fn eval_with(pos: &Position, t: &EvalTables, pe: &PawnEntry, alpha: i32, beta: i
                 attackers[ti] += 1;
                 danger_units[ti] += hits * (t.value[ku].0 / 100).max(1);
             }
+            if Some(k) == t.bishop_kind {
+                let colour = ((geo.file_of(sq) + geo.rank_of(sq)) & 1) as usize;
+                let n = pw[ci].by_colour[colour];
+                s += (p.bishop_pawns.0 * n, p.bishop_pawns.1 * n);
+            }
             if v.pawn_kind.is_some() {
                 let rr = v.relative_rank(c, sq) as usize;
+                if !t.orth_rider[ku] && t.value[ku].0 < 400 {
+                    let front = v.steps.step(v.pawn_push[ci], sq);
+                    if front != NO_SQ && (pw[0].set.contains(front) || pw[1].set.contains(front)) {
+                        s += p.minor_behind_pawn;
+                    }
+                }
                 if t.orth_rider[ku] && t.value[ku].0 < 700 && rr + 2 == geo.ranks as usize {
                     s += p.rook_seventh;
                 }
@@ -863,6 +888,16 @@ fn eval_with(pos: &Position, t: &EvalTables, pe: &PawnEntry, alpha: i32, beta: i
                     mg += p.king_open_file;
                     open_files += 1;
                 }
+            }
+            // No pawn at all on the king's flank: open to attack, and
+            // nothing to shelter behind in the endgame.
+            let flank = (kf - 2).max(0)..=(kf + 2).min(geo.files as i32 - 1);
+            if flank
+                .into_iter()
+                .all(|f| pw[0].files[f as usize] + pw[1].files[f as usize] == 0)
+            {
+                mg += p.pawnless_flank.0;
+                side[ci].1 += p.pawnless_flank.1;
             }
         }
         // Castling rights; a king left in the centre without them.

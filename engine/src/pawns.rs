@@ -32,6 +32,11 @@ pub struct PawnSide {
     pub structure: (i32, i32),
     /// Game-phase weight of the pawns (zero in chess).
     pub phase: i32,
+    /// Pawns on squares of each colour (`(file + rank) & 1`).
+    pub by_colour: [i32; 2],
+    /// Safe central squares on this side's half, those behind its pawns
+    /// counted twice (the `space` term).
+    pub space: i32,
 }
 
 impl PawnSide {
@@ -46,6 +51,8 @@ impl PawnSide {
         pst: (0, 0),
         structure: (0, 0),
         phase: 0,
+        by_colour: [0; 2],
+        space: 0,
     };
 }
 
@@ -89,6 +96,7 @@ impl PawnEntry {
                 ps.min[f] = ps.min[f].min(r);
                 ps.max[f] = ps.max[f].max(r);
                 ps.count += 1;
+                ps.by_colour[((geo.file_of(sq) + geo.rank_of(sq)) & 1) as usize] += 1;
                 let s = t.pst[ci][pk as usize][sq as usize];
                 ps.pst.0 += s.0;
                 ps.pst.1 += s.1;
@@ -128,6 +136,32 @@ impl PawnEntry {
                     s.0 += p.phalanx.0;
                     s.1 += p.phalanx.1;
                 }
+                // Backward: no pawn on a neighbouring file is level or
+                // behind, and an enemy pawn guards the square in front.
+                let r = geo.rank_of(sq);
+                let neighbours = [
+                    f.checked_sub(1),
+                    (f + 1 < geo.files as usize).then_some(f + 1),
+                ];
+                let mut has_neighbour = false;
+                let mut supportable = false;
+                for nf in neighbours.into_iter().flatten().filter(|&nf| nf < 16) {
+                    if own.files[nf] == 0 {
+                        continue;
+                    }
+                    has_neighbour = true;
+                    supportable |= match c {
+                        Color::White => own.min[nf] <= r,
+                        Color::Black => own.max[nf] >= r,
+                    };
+                }
+                if has_neighbour && !supportable {
+                    let front = v.steps.step(v.pawn_push[ci], sq);
+                    if front != NO_SQ && enemy.attacks.contains(front) {
+                        s.0 += p.backward.0;
+                        s.1 += p.backward.1;
+                    }
+                }
                 // Passed: no enemy pawn ahead on this or adjacent files.
                 if is_passed(&enemy, geo.files as usize, c, f, geo.rank_of(sq)) {
                     let idx = scale_rank8(geo.ranks, v.relative_rank(c, sq));
@@ -138,9 +172,49 @@ impl PawnEntry {
             }
             e.side[ci].structure = s;
             e.side[ci].passed = passed;
+            e.side[ci].space = space(t, &e, c);
         }
         e
     }
+}
+
+/// The space of `c`: squares of the central files (the middle half) on
+/// the ranks 2 to 4 of `c`'s side (on 8 ranks; a proportional band
+/// elsewhere) that hold no pawn of `c` and that no enemy pawn attacks; a
+/// square up to three squares behind one of `c`'s pawns counts twice.
+fn space(t: &EvalTables, e: &PawnEntry, c: Color) -> i32 {
+    let v = t.variant;
+    let geo = v.geometry;
+    let (files, ranks) = (geo.files, geo.ranks);
+    let ci = c.index();
+    let (own, enemy) = (&e.side[ci], &e.side[ci ^ 1]);
+    let push = v.pawn_push[ci];
+    let mut count = 0;
+    for f in files / 4..files - files / 4 {
+        for rr in 1..ranks / 2 {
+            let r = match c {
+                Color::White => rr,
+                Color::Black => ranks - 1 - rr,
+            };
+            let sq = geo.square(f, r);
+            if own.set.contains(sq) || enemy.attacks.contains(sq) {
+                continue;
+            }
+            count += 1;
+            let mut ahead = sq;
+            for _ in 0..3 {
+                ahead = v.steps.step(push, ahead);
+                if ahead == NO_SQ {
+                    break;
+                }
+                if own.set.contains(ahead) {
+                    count += 1;
+                    break;
+                }
+            }
+        }
+    }
+    count
 }
 
 /// Entries per thread (a power of two).

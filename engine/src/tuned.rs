@@ -1,4 +1,4 @@
-//! The evaluation parameters, written by `fers-tune` (158412 Stockfish self-play positions and 45796 positions of fers-Stockfish games weighted 2x; 2 rounds from the previous fit).
+//! The evaluation parameters, written by `fers-tune` (259005 positions, 2 rounds).
 //!
 //! tools/src/bin/fers-tune.rs explains the fit; `Params` in
 //! `evaluate.rs` says what each number means.
@@ -56,6 +56,11 @@ pub const PARAMS: Params = Params {
     threat_by_lesser: (44, 34),
     pawn_storm: [0, 14, -44, -16, -1],
     ocb_scale: 22,
+    backward: (-16, -12),
+    space: 2,
+    bishop_pawns: (-1, -5),
+    pawnless_flank: (-17, -95),
+    minor_behind_pawn: (10, 29),
     ortho_pst: [
         [
             (0, 0),

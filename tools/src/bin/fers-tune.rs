@@ -127,6 +127,11 @@ fn scalars(p: &mut Params) -> Vec<(String, &mut i32)> {
         threat_by_lesser,
         pawn_storm,
         ocb_scale,
+        backward,
+        space,
+        bishop_pawns,
+        minor_behind_pawn,
+        pawnless_flank,
         ortho_pst: _,
     } = p;
     let mut v: Vec<(String, &mut i32)> = Vec::new();
@@ -149,6 +154,10 @@ fn scalars(p: &mut Params) -> Vec<(String, &mut i32)> {
         ("outpost", outpost),
         ("rook_seventh", rook_seventh),
         ("threat_by_lesser", threat_by_lesser),
+        ("backward", backward),
+        ("bishop_pawns", bishop_pawns),
+        ("minor_behind_pawn", minor_behind_pawn),
+        ("pawnless_flank", pawnless_flank),
     ] {
         v.push((format!("{name}.mg"), a));
         v.push((format!("{name}.eg"), b));
@@ -178,6 +187,7 @@ fn scalars(p: &mut Params) -> Vec<(String, &mut i32)> {
         ("danger_attacker", danger_attacker),
         ("king_danger_eg", king_danger_eg),
         ("ocb_scale", ocb_scale),
+        ("space", space),
     ] {
         v.push((name.to_string(), x));
     }
@@ -319,10 +329,15 @@ fn tune_scalars(
     samples: &[Sample],
     k: f64,
     threads: usize,
+    only: &[String],
 ) -> f64 {
     let mut best = loss(v, p, samples, k, threads);
     let count = scalars(p).len();
     for i in 0..count {
+        let name = scalars(p)[i].0.clone();
+        if !only.is_empty() && !only.iter().any(|o| name.starts_with(o.as_str())) {
+            continue;
+        }
         let cur = *scalars(p)[i].1;
         let step = (cur.abs() / 16).max(2);
         let mut improved = false;
@@ -343,7 +358,6 @@ fn tune_scalars(
                 break;
             }
         }
-        let name = scalars(p)[i].0.clone();
         eprintln!("  {name}: {cur} -> {} (loss {best:.7})", *scalars(p)[i].1);
     }
     best
@@ -387,7 +401,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 3 {
         eprintln!(
-            "usage: fers-tune OUT.rs DATA... [hold:DATA]... [-rounds N] [-threads N] [-limit N] [-l2 X] [-min-seen N] [-reset-pst] [-pst-only]"
+            "usage: fers-tune OUT.rs DATA... [hold:DATA]... [-rounds N] [-threads N] [-limit N] [-l2 X] [-min-seen N] [-reset-pst] [-pst-only] [-only NAME,NAME...]"
         );
         std::process::exit(2);
     }
@@ -397,10 +411,18 @@ fn main() {
     let mut l2 = 0.0;
     let mut min_seen = MIN_SEEN;
     let (mut reset_pst, mut pst_only) = (false, false);
+    // `-only`: the scalars to fit (name prefixes); the others stay.
+    let mut only: Vec<String> = Vec::new();
     let mut i = 2;
     while i < args.len() {
         let num = |j: usize| args.get(j).and_then(|s| s.parse().ok());
         match args[i].as_str() {
+            "-only" => {
+                only = args
+                    .get(i + 1)
+                    .map(|s| s.split(',').map(str::to_string).collect())
+                    .unwrap_or_default()
+            }
             "-rounds" => rounds = num(i + 1).unwrap_or(rounds),
             "-threads" => threads = num(i + 1).unwrap_or(threads),
             "-limit" => limit = num(i + 1).unwrap_or(limit),
@@ -482,7 +504,9 @@ fn main() {
     );
     let note = format!("{} positions, {rounds} rounds", all.len() + hold.len());
     for r in 0..rounds {
-        tune_pst(v, &mut p, &all, k, 400, 1.0, l2, min_seen, threads);
+        if only.is_empty() {
+            tune_pst(v, &mut p, &all, k, 400, 1.0, l2, min_seen, threads);
+        }
         eprintln!(
             "round {r} pst: loss {:.7}, hold-out {:.7}",
             loss(v, &p, &all, k, threads),
@@ -492,7 +516,7 @@ fn main() {
         if pst_only {
             continue;
         }
-        tune_scalars(v, &mut p, &all, k, threads);
+        tune_scalars(v, &mut p, &all, k, threads, &only);
         eprintln!(
             "round {r} scalars: loss {:.7}, hold-out {:.7}",
             loss(v, &p, &all, k, threads),
