@@ -127,6 +127,8 @@ pub struct Worker {
     counter: Vec<Move>,
     /// Move played at each ply on the current path.
     move_stack: [Move; MAX_PLY + 4],
+    /// Move left out at each ply by a singular-extension search (or NONE).
+    excluded: [Move; MAX_PLY + 4],
     /// Continuation history: `cont[ctx * stride + piece_to]`, where `ctx` is
     /// the piece/destination of the move one or two plies earlier and
     /// `piece_to` that of the move being scored. Empty (disabled) when the
@@ -242,6 +244,7 @@ impl Worker {
             history: memory.history,
             counter: memory.counter,
             move_stack: [Move::NONE; MAX_PLY + 4],
+            excluded: [Move::NONE; MAX_PLY + 4],
             cont: memory.cont,
             cont_stride,
             capt: memory.capt,
@@ -634,10 +637,14 @@ impl Worker {
         }
 
         let key = pos.key();
+        // A singular-extension search of this node leaves one move out: it
+        // must not take the table's result for the whole node, nor store one.
+        let excluded = self.excluded[ply];
         let tte = self.tt.probe(key, ply as i32);
         let tt_move = tte.map(|e| e.mv).unwrap_or(Move::NONE);
         if let Some(e) = tte {
             if !pv_node
+                && excluded.is_none()
                 && e.depth >= depth
                 && match e.bound {
                     Bound::Exact => true,
@@ -686,7 +693,7 @@ impl Worker {
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
         self.killers[ply + 1] = [Move::NONE; 2];
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility pruning.
             if depth <= 7
                 && static_eval.abs() < MATE_IN_MAX
@@ -742,6 +749,7 @@ impl Worker {
         let pc_beta = beta + PROBCUT_MARGIN;
         if !pv_node
             && !in_check
+            && excluded.is_none()
             && depth >= 5
             && beta.abs() < MATE_IN_MAX
             && pos.see_exact()
@@ -755,6 +763,41 @@ impl Worker {
         // Internal iterative reduction.
         if tt_move.is_none() && depth >= 5 && (pv_node || cut_node) {
             depth -= 1;
+        }
+
+        // Singular extension: when every move but the table's fails well
+        // below its score, the table's move is extended. If even without it
+        // the node beats beta, several moves do: cut (multi-cut).
+        let mut singular_ext = 0;
+        if excluded.is_none() && ply > 0 && depth >= 6 && !tt_move.is_none() {
+            if let Some(e) = tte {
+                if e.depth >= depth - 3
+                    && matches!(e.bound, Bound::Lower | Bound::Exact)
+                    && e.score.abs() < MATE_IN_MAX
+                {
+                    let sbeta = e.score - 2 * depth;
+                    self.excluded[ply] = tt_move;
+                    let v = self.search(
+                        pos,
+                        sbeta - 1,
+                        sbeta,
+                        (depth - 1) / 2,
+                        ply,
+                        in_check,
+                        cut_node,
+                        true,
+                    );
+                    self.excluded[ply] = Move::NONE;
+                    if self.stopped() {
+                        return 0;
+                    }
+                    if v < sbeta {
+                        singular_ext = 1;
+                    } else if sbeta >= beta {
+                        return sbeta;
+                    }
+                }
+            }
         }
 
         let mut list = MoveList::new();
@@ -776,6 +819,9 @@ impl Worker {
 
         for i in 0..list.len() {
             let (m, mscore) = self.pick(&mut list, i, ply);
+            if m == excluded {
+                continue;
+            }
             let capture = pos.is_capture(m);
             let quiet = !capture && m.promotion().is_none();
 
@@ -819,13 +865,14 @@ impl Worker {
             if futile && !gives_check {
                 continue;
             }
-            let ext = if gives_check
+            let check_ext = (gives_check
                 && ply < 2 * self.root_depth as usize
-                && (!pos.see_exact() || pos.see_ge(m, 0, &self.eval.order_value))
-            {
-                1
+                && (!pos.see_exact() || pos.see_ge(m, 0, &self.eval.order_value)))
+                as i32;
+            let ext = if m == tt_move {
+                check_ext.max(singular_ext)
             } else {
-                0
+                check_ext
             };
             let new_depth = depth - 1 + ext;
             searched += 1;
@@ -975,6 +1022,9 @@ impl Worker {
         };
         // The correction history learns from results the static evaluation
         // did not predict (quiet best moves only: captures change material).
+        if !excluded.is_none() {
+            return best;
+        }
         if !in_check
             && (best_move.is_none() || !pos.is_capture(best_move))
             && best.abs() < MATE_IN_MAX
