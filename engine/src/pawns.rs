@@ -257,6 +257,39 @@ mod tests {
     use fers_core::registry::Registry;
     use fers_core::MoveList;
 
+    #[test]
+    fn start_position_space_and_colours() {
+        let v = fers_core::variant::chess();
+        let t = EvalTables::for_variant(v);
+        let e = PawnEntry::compute(&Position::startpos(v), &t);
+        for side in &e.side {
+            // c3-f3 and c4-f4: the second rank holds the side's own pawns.
+            assert_eq!(side.space, 8);
+            assert_eq!(side.by_colour, [4, 4]);
+            assert_eq!(side.count, 8);
+            assert!(side.passed.is_empty());
+        }
+    }
+
+    #[test]
+    fn backward_pawn_is_found() {
+        // d3 cannot be supported (c4 and e4 are ahead of it), and the black
+        // pawn on c5 guards d4: d3 is backward, c4 and e4 are not.
+        let v = fers_core::variant::chess();
+        let pos = Position::from_fen(v, "4k3/8/8/2p5/2P1P3/3P4/8/4K3 w - - 0 1").unwrap();
+        let mut p = crate::evaluate::PARAMS.clone();
+        p.backward = (0, 0);
+        let without = PawnEntry::compute(&pos, &EvalTables::build(v, &p));
+        p.backward = (-100, -60);
+        let with = PawnEntry::compute(&pos, &EvalTables::build(v, &p));
+        let diff = |c: usize| {
+            let (a, b) = (with.side[c].structure, without.side[c].structure);
+            (a.0 - b.0, a.1 - b.1)
+        };
+        assert_eq!(diff(0), (-100, -60));
+        assert_eq!(diff(1), (0, 0));
+    }
+
     /// Along pseudo-random games of several variants, the cached evaluation
     /// equals the one computed from scratch: the incremental pawn key finds
     /// the right entry, and a key collision in a slot is told apart.

@@ -52,3 +52,26 @@ fn usage_without_arguments() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("usage: fers-tune"));
 }
+
+/// `-only`: the named scalars are the only ones tried (the log lists each
+/// scalar it fits), and the piece-square corrections are left alone.
+#[test]
+fn only_fits_the_named_scalars() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tune-sample.txt");
+    let out_rs = std::env::temp_dir().join(format!("fers-tune-only-{}.rs", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_fers-tune"))
+        .arg(&out_rs)
+        .arg(&sample)
+        .args(["-rounds", "1", "-threads", "1", "-only", "space,backward"])
+        .output()
+        .expect("run fers-tune");
+    let _ = std::fs::remove_file(&out_rs);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let fitted: Vec<&str> = err
+        .lines()
+        .filter_map(|l| l.strip_prefix("  "))
+        .filter_map(|l| l.split(':').next())
+        .collect();
+    assert_eq!(fitted, ["backward.mg", "backward.eg", "space"], "{err}");
+}
