@@ -830,6 +830,18 @@ impl Worker {
             if prunable && depth <= 6 && searched >= lmp_limit {
                 continue;
             }
+            // Futility: quiet moves that cannot lift the static evaluation
+            // to alpha, unless they check (known before the board copy when
+            // the move cannot check at all). Tested before the costlier
+            // static exchange, which prunes the same way.
+            let futile = prunable
+                && depth <= 6
+                && static_eval + 150 + 120 * depth <= alpha
+                && mscore < (1 << 22);
+            let may_check = self.eval.may_give_check(pos, m);
+            if futile && !may_check {
+                continue;
+            }
             // Moves that lose material by static exchange, near the leaves.
             if !pv_node
                 && !in_check
@@ -846,17 +858,6 @@ impl Worker {
                 if !pos.see_ge(m, margin, &self.eval.order_value) {
                     continue;
                 }
-            }
-            // Futility: quiet moves that cannot lift the static evaluation
-            // to alpha, unless they check (known before the board copy when
-            // the move cannot check at all).
-            let futile = prunable
-                && depth <= 6
-                && static_eval + 150 + 120 * depth <= alpha
-                && mscore < (1 << 22);
-            let may_check = self.eval.may_give_check(pos, m);
-            if futile && !may_check {
-                continue;
             }
             let mut child = pos.clone();
             child.play(m);
