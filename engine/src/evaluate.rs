@@ -556,9 +556,10 @@ struct SideInfo {
     bishop_colours: u8,
 }
 
-/// Evaluates the position from the side to move's point of view.
+/// Evaluates the position from the side to move's point of view (the pawn
+/// structure computed afresh: for tools and tests).
 pub fn evaluate(pos: &Position, t: &EvalTables) -> i32 {
-    evaluate_lazy(pos, t, -i32::MAX, i32::MAX)
+    eval_with(pos, t, &PawnEntry::compute(pos, t), -i32::MAX, i32::MAX).0
 }
 
 /// [`evaluate`], with the pawn structure from (and into) `cache`.
@@ -569,19 +570,9 @@ pub fn evaluate_cached(pos: &Position, t: &EvalTables, cache: &mut PawnCache) ->
 /// Margin of the lazy evaluation.
 pub const LAZY_MARGIN: i32 = 500;
 
-/// Like [`evaluate`], but returns the material-and-tables score early when
-/// it is more than [`LAZY_MARGIN`] outside `(alpha, beta)`.
-pub fn evaluate_lazy(pos: &Position, t: &EvalTables, alpha: i32, beta: i32) -> i32 {
-    evaluate_lazy_exact(pos, t, alpha, beta).0
-}
-
-/// [`evaluate_lazy`], with `true` when the score is the full evaluation
-/// (not the early material-and-tables estimate).
-pub fn evaluate_lazy_exact(pos: &Position, t: &EvalTables, alpha: i32, beta: i32) -> (i32, bool) {
-    eval_with(pos, t, &PawnEntry::compute(pos, t), alpha, beta)
-}
-
-/// [`evaluate_lazy_exact`], with the pawn structure from (and into) `cache`.
+/// Like [`evaluate_cached`], but returns the material-and-tables score early
+/// when it is more than [`LAZY_MARGIN`] outside `(alpha, beta)`; `true` when
+/// the score is the full evaluation (not that early estimate).
 pub fn evaluate_lazy_cached(
     pos: &Position,
     t: &EvalTables,
