@@ -83,6 +83,7 @@ pub struct SearchSettings {
     pub multipv: usize,
     pub ponder: bool,
     pub move_overhead: u64,
+    pub use_nnue: bool,
 }
 
 impl Default for SearchSettings {
@@ -93,6 +94,7 @@ impl Default for SearchSettings {
             multipv: 1,
             ponder: false,
             move_overhead: options::DEFAULT_MOVE_OVERHEAD as u64,
+            use_nnue: true,
         }
     }
 }
@@ -245,7 +247,8 @@ impl Engine {
             | OptionId::Threads
             | OptionId::MultiPv
             | OptionId::Ponder
-            | OptionId::MoveOverhead => {
+            | OptionId::MoveOverhead
+            | OptionId::UseNnue => {
                 let value = def
                     .parse_value(value)
                     .map_err(EngineError::BadOptionValue)?;
@@ -259,6 +262,7 @@ impl Engine {
                     OptionId::Threads => self.search.threads = spin as usize,
                     OptionId::MultiPv => self.search.multipv = spin as usize,
                     OptionId::Ponder => self.search.ponder = check,
+                    OptionId::UseNnue => self.search.use_nnue = check,
                     _ => self.search.move_overhead = spin as u64,
                 }
                 Ok(OptionEffect::None)

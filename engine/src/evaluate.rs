@@ -19,6 +19,7 @@
 //! [`PARAMS`], live in `tuned.rs`, written by `fers-tune` from positions
 //! labelled by Stockfish.
 
+use crate::nnue::NnueMap;
 use crate::pawns::{PawnCache, PawnEntry, PawnSide};
 use fers_core::geometry::{SquareSet, Topology, MAX_SQUARES, NO_SQ};
 use fers_core::piece::{named_piece, Family, Mode};
@@ -142,6 +143,9 @@ pub struct EvalTables {
     pub params: Params,
     /// Orthodox role (see [`Params::ortho_pst`]) of each kind, on 8x8 only.
     pub ortho_role: Vec<Option<u8>>,
+    /// The learned network's inputs, when the variant is orthodox chess
+    /// (see `nnue.rs`); the search then evaluates with the network.
+    pub nnue: Option<NnueMap>,
     pub(crate) n: usize,
     /// Middlegame/endgame material value per kind (royal: 0).
     pub value: Vec<(i32, i32)>,
@@ -245,13 +249,28 @@ pub fn ortho_role(v: &Variant, kind: usize) -> Option<u8> {
 impl EvalTables {
     /// Tables for a variant (cached: built once per variant).
     pub fn for_variant(v: &'static Variant) -> Arc<EvalTables> {
-        static CACHE: OnceLock<parking_lot::Mutex<HashMap<usize, Arc<EvalTables>>>> =
-            OnceLock::new();
+        Self::cached(v, true)
+    }
+
+    /// The tables of `v` without the learned network (`Use NNUE false`).
+    pub fn classical(v: &'static Variant) -> Arc<EvalTables> {
+        Self::cached(v, false)
+    }
+
+    fn cached(v: &'static Variant, nnue: bool) -> Arc<EvalTables> {
+        type Cache = parking_lot::Mutex<HashMap<(usize, bool), Arc<EvalTables>>>;
+        static CACHE: OnceLock<Cache> = OnceLock::new();
         let cache = CACHE.get_or_init(|| parking_lot::Mutex::new(HashMap::new()));
-        let key = v as *const Variant as usize;
+        let key = (v as *const Variant as usize, nnue);
         let mut map = cache.lock();
         map.entry(key)
-            .or_insert_with(|| Arc::new(EvalTables::build(v, &PARAMS)))
+            .or_insert_with(|| {
+                let mut t = EvalTables::build(v, &PARAMS);
+                if !nnue {
+                    t.nnue = None;
+                }
+                Arc::new(t)
+            })
             .clone()
     }
 
@@ -458,10 +477,12 @@ impl EvalTables {
         }
         let chess_like =
             v.royal_kind.is_some() && v.stalemate == fers_core::variant::StalemateRule::Draw;
+        let nnue = NnueMap::for_variant(v, &ortho_role);
         EvalTables {
             variant: v,
             params: p.clone(),
             ortho_role,
+            nnue,
             n,
             value,
             order_value,

@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod engine;
 pub mod evaluate;
+pub mod nnue;
 pub mod options;
 pub mod pawns;
 pub mod search;

@@ -27,6 +27,9 @@ pub enum OptionId {
     MoveOverhead,
     /// Empties the transposition table.
     ClearHash,
+    /// Evaluate orthodox chess with the learned network (else the
+    /// hand-written evaluation).
+    UseNnue,
 }
 
 /// Largest `Hash` value (MB), as Stockfish allows; a size the machine
@@ -152,6 +155,11 @@ pub fn definitions_with(variants: &[String]) -> Vec<OptionDef> {
             id: OptionId::ClearHash,
             name: "Clear Hash",
             kind: OptionKind::Button,
+        },
+        OptionDef {
+            id: OptionId::UseNnue,
+            name: "Use NNUE",
+            kind: OptionKind::Check { default: true },
         },
     ]
 }

@@ -12,6 +12,7 @@
 //! table and the stop flag (see `thread.rs`).
 
 use crate::evaluate::{evaluate_cached, evaluate_lazy_cached, EvalTables, DRAW};
+use crate::nnue::NnueStack;
 use crate::pawns::PawnCache;
 use crate::timeman::Budget;
 use crate::tt::{Bound, TranspositionTable, NO_EVAL};
@@ -145,6 +146,8 @@ pub struct Worker {
     corr: Vec<i32>,
     /// Pawn structures seen by this thread.
     pawns: Box<PawnCache>,
+    /// The learned evaluation's accumulators, per ply.
+    nnue: NnueStack,
     /// Piece/destination index of the move at each ply (`NO_CTX`: none).
     ctx: [usize; MAX_PLY + 4],
     nsq: usize,
@@ -171,6 +174,19 @@ const CORR_SIZE: usize = 16384;
 const CORR_GRAIN: i32 = 256;
 /// Largest correction, in centipawns.
 const CORR_MAX: i32 = 64;
+
+/// The network's score, faded towards a draw as the move-count rule
+/// approaches (as the hand-written evaluation does) and kept clear of mate
+/// scores.
+fn nnue_score(pos: &Position, raw: i32) -> i32 {
+    let rule = pos.variant().move_rule as i32;
+    let v = if rule > 0 {
+        raw * (rule * 2 - pos.halfmove_clock() as i32).max(0) / (rule * 2)
+    } else {
+        raw
+    };
+    v.clamp(-MATE_IN_MAX / 2, MATE_IN_MAX / 2)
+}
 
 /// What a thread has learnt about move ordering and its evaluation, kept
 /// from one `go` to the next of the same game (cleared with the hash).
@@ -251,6 +267,7 @@ impl Worker {
             victims,
             corr: memory.corr,
             pawns: memory.pawns,
+            nnue: NnueStack::new(MAX_PLY + 4),
             ctx: [NO_CTX; MAX_PLY + 4],
             nsq,
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 2],
@@ -282,6 +299,26 @@ impl Worker {
     #[inline]
     fn corr_idx(pos: &Position) -> usize {
         pos.side_to_move().index() * CORR_SIZE + (pos.pawn_key() as usize & (CORR_SIZE - 1))
+    }
+
+    /// The static evaluation for the side to move: the learned network
+    /// where the variant has one, else the hand-written evaluation.
+    #[inline]
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        match &self.eval.nnue {
+            Some(map) => nnue_score(pos, self.nnue.evaluate(pos, map, ply)),
+            None => evaluate_cached(pos, &self.eval, &mut self.pawns),
+        }
+    }
+
+    /// [`Self::evaluate`], or the hand-written evaluation's early estimate
+    /// when that is far outside the window (see `evaluate_lazy_cached`).
+    #[inline]
+    fn evaluate_lazy(&mut self, pos: &Position, ply: usize, alpha: i32, beta: i32) -> (i32, bool) {
+        match &self.eval.nnue {
+            Some(map) => (nnue_score(pos, self.nnue.evaluate(pos, map, ply)), true),
+            None => evaluate_lazy_cached(pos, &self.eval, &mut self.pawns, alpha, beta),
+        }
     }
 
     /// The correction history's adjustment of this position's evaluation.
@@ -628,7 +665,7 @@ impl Worker {
             return DRAW;
         }
         if ply >= MAX_PLY {
-            return evaluate_cached(pos, &self.eval, &mut self.pawns);
+            return self.evaluate(pos, ply);
         }
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
@@ -663,7 +700,7 @@ impl Worker {
         } else {
             match tte {
                 Some(e) if e.eval != NO_EVAL => e.eval,
-                _ => evaluate_cached(pos, &self.eval, &mut self.pawns),
+                _ => self.evaluate(pos, ply),
             }
         };
         let corr_eval = if in_check {
@@ -1125,7 +1162,7 @@ impl Worker {
             return DRAW;
         }
         if ply >= MAX_PLY {
-            return evaluate_cached(pos, &self.eval, &mut self.pawns);
+            return self.evaluate(pos, ply);
         }
         let key = pos.key();
         let tte = self.tt.probe(key, ply as i32);
@@ -1148,7 +1185,7 @@ impl Worker {
             let c = self.correction(pos);
             let (raw, exact) = match tte {
                 Some(e) if e.eval != NO_EVAL => (e.eval, true),
-                _ => evaluate_lazy_cached(pos, &self.eval, &mut self.pawns, alpha - c, beta - c),
+                _ => self.evaluate_lazy(pos, ply, alpha - c, beta - c),
             };
             if exact {
                 raw_eval = raw;

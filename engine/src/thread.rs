@@ -28,6 +28,8 @@ pub struct SearchOptions {
     pub threads: usize,
     pub multipv: usize,
     pub move_overhead: u64,
+    /// `Use NNUE`: the learned evaluation where the variant has one.
+    pub use_nnue: bool,
 }
 
 impl Default for SearchOptions {
@@ -36,6 +38,7 @@ impl Default for SearchOptions {
             threads: 1,
             multipv: 1,
             move_overhead: 30,
+            use_nnue: true,
         }
     }
 }
@@ -281,7 +284,10 @@ fn run_job(
         print_bestmove,
         clear_memory: _,
     } = job;
-    let eval = EvalTables::for_variant(root.variant());
+    let mut eval = EvalTables::for_variant(root.variant());
+    if !options.use_nnue && eval.nnue.is_some() {
+        eval = EvalTables::classical(root.variant());
+    }
     let searchmoves: Vec<Move> = limits
         .searchmoves
         .iter()

@@ -20,6 +20,8 @@
 //! command words behave the same whichever parser reads the rest.
 
 use crate::engine::{Engine, OptionEffect, StartPos};
+use crate::evaluate::{evaluate, EvalTables};
+use crate::nnue;
 use crate::options::{self, OptionKind};
 use crate::search::Reporter;
 use crate::thread::{SearchOptions, SearchPool};
@@ -90,6 +92,8 @@ pub enum Command {
     Quit,
     /// `d`: print the board, FEN and key.
     Display,
+    /// `eval`: the static evaluations of the current position.
+    Eval,
     /// `check <file>`: validate a variant file and list what it defines.
     Check(String),
     /// `bench [depth]`: the fixed benchmark (SPEC 6).
@@ -130,6 +134,7 @@ pub fn parse_command(line: &str, pos: &Position) -> Result<Command, String> {
         "position" => parse_position(args),
         "go" => parse_go(args, pos),
         "d" => Ok(Command::Display),
+        "eval" => Ok(Command::Eval),
         "check" => {
             // The rest of the line is the path (it may contain spaces).
             let path = line.trim_start()["check".len()..].trim();
@@ -470,6 +475,7 @@ impl<W: Write> Uci<W> {
                 return Ok(Flow::Quit);
             }
             Command::Display => self.display()?,
+            Command::Eval => self.eval()?,
             Command::Check(path) => match self.engine.check_file(&path) {
                 Ok(report) => {
                     for r in report {
@@ -515,6 +521,7 @@ impl<W: Write> Uci<W> {
             threads: s.threads,
             multipv: s.multipv,
             move_overhead: s.move_overhead,
+            use_nnue: s.use_nnue,
         };
         let tx = self.lines_tx.clone();
         let reporter: Reporter = Arc::new(move |line: &str| {
@@ -613,6 +620,27 @@ impl<W: Write> Uci<W> {
             pos.to_fen(),
             pos.key()
         );
+        self.out.write_all(text.as_bytes())
+    }
+
+    /// Prints the hand-written and (for chess) the network evaluation, in
+    /// centipawns for the side to move.
+    fn eval(&mut self) -> io::Result<()> {
+        let pos = self.engine.position();
+        let t = EvalTables::for_variant(pos.variant());
+        let mut text = format!(
+            "Classical evaluation: {} (side to move)\n",
+            evaluate(pos, &t)
+        );
+        match &t.nnue {
+            Some(map) => {
+                text += &format!(
+                    "NNUE evaluation: {} (side to move)\n",
+                    nnue::evaluate(pos, map)
+                )
+            }
+            None => text += "NNUE evaluation: none for this variant\n",
+        }
         self.out.write_all(text.as_bytes())
     }
 
@@ -934,6 +962,18 @@ mod tests {
         assert!(out.contains(&format!("Fen: {}\n", pos.to_fen())), "{out}");
         assert!(out.contains(&format!("Key: {:016X}\n", pos.key())), "{out}");
         assert!(out.starts_with(&pos.board_string()), "{out}");
+    }
+
+    #[test]
+    fn eval_prints_both_evaluations() {
+        let out = session(&["position startpos moves e2e4", "eval"]);
+        assert!(out.contains("Classical evaluation: "), "{out}");
+        assert!(out.contains("NNUE evaluation: "), "{out}");
+        assert!(!out.contains("none for this variant"), "{out}");
+        let out = session(&["setoption name Use NNUE value false", "eval"]);
+        assert!(!out.contains("error"), "{out}");
+        let out = session(&["setoption name Use NNUE value maybe"]);
+        assert!(out.contains("info string error"), "{out}");
     }
 
     #[test]

@@ -169,7 +169,7 @@ fn tactics_at_fixed_depth() {
         let g = game(fen);
         let (rep, lines) = collector();
         let limits = Limits {
-            depth: Some(10),
+            depth: Some(12),
             ..Default::default()
         };
         pool.clear_hash();
