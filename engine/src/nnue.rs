@@ -25,7 +25,7 @@ use fers_core::variant::StalemateRule;
 use fers_core::{Color, Position, Variant};
 
 /// Hidden units per perspective.
-pub const HIDDEN: usize = 128;
+pub const HIDDEN: usize = 256;
 const INPUTS: usize = 768;
 const QA: i32 = 255;
 const QB: i32 = 64;
@@ -187,6 +187,9 @@ impl NnueMap {
     /// The map when `v` is orthodox chess (its six pieces, with `roles`
     /// from their movements, on a plain 8x8 board with the orthodox rules)
     /// and the embedded network loads; `None` otherwise.
+    ///
+    /// A later rule that changes what a position is worth (a condition, a
+    /// capture style) must be refused here as well.
     pub fn for_variant(v: &Variant, roles: &[Option<u8>]) -> Option<NnueMap> {
         let g = &v.geometry;
         if g.files != 8 || g.ranks != 8 || g.topology != Topology::Plain {
