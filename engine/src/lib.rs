@@ -17,3 +17,24 @@ pub use engine::Engine;
 pub use search::Reporter;
 pub use thread::{SearchOptions, SearchPool, SearchResult};
 pub use timeman::Limits;
+
+/// Helpers shared by the unit tests.
+#[cfg(test)]
+pub(crate) mod test_util {
+    use fers_core::{MoveList, Position};
+
+    /// Plays a pseudo-random legal move chosen by the xorshift `seed`;
+    /// `false` (nothing played) when there is none.
+    pub fn play_random(pos: &mut Position, seed: &mut u64) -> bool {
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        if list.is_empty() {
+            return false;
+        }
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        pos.play(list.as_slice()[(*seed % list.len() as u64) as usize]);
+        true
+    }
+}

@@ -337,7 +337,6 @@ mod tests {
     use super::*;
     use crate::evaluate::EvalTables;
     use fers_core::registry::Registry;
-    use fers_core::MoveList;
 
     fn chess_map() -> NnueMap {
         let t = EvalTables::for_variant(fers_core::variant::chess());
@@ -415,15 +414,9 @@ mod tests {
                         pos.to_fen()
                     );
                     checked += 1;
-                    let mut list = MoveList::new();
-                    pos.legal_moves(&mut list);
-                    if list.is_empty() {
+                    if !crate::test_util::play_random(&mut pos, &mut seed) {
                         break;
                     }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    pos.play(list.as_slice()[(seed % list.len() as u64) as usize]);
                     ply = if step % 3 == 2 {
                         ply.saturating_sub(1)
                     } else {

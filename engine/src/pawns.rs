@@ -255,7 +255,6 @@ mod tests {
     use super::*;
     use crate::evaluate::{evaluate, evaluate_cached};
     use fers_core::registry::Registry;
-    use fers_core::MoveList;
 
     #[test]
     fn start_position_space_and_colours() {
@@ -316,15 +315,9 @@ mod tests {
                         pos.to_fen()
                     );
                     checked += 1;
-                    let mut list = MoveList::new();
-                    pos.legal_moves(&mut list);
-                    if list.is_empty() {
+                    if !crate::test_util::play_random(&mut pos, &mut seed) {
                         break;
                     }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    pos.play(list.as_slice()[(seed % list.len() as u64) as usize]);
                 }
             }
         }
