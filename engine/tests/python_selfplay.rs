@@ -1,59 +1,43 @@
 //! Full games fers vs fers driven by python-chess (`tests/py/selfplay.py`).
 //!
-//! Skips (passing, with a message on stderr) when python3 or the `chess`
-//! module is missing; CI installs both (`pip install chess`).
+//! Needs python3 with python-chess: without it the skip rule of
+//! `fers_tests::require` applies (a failure under CI, where `.ci/run`
+//! installs it, and `SKIPPED:` elsewhere). The engine is the `fers` binary
+//! of this package, which must speak UCI with a search (`Threads` option):
+//! anything else is a failure, not a skip.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-fn python_with_chess() -> Option<&'static str> {
-    for py in ["python3", "python"] {
-        let ok = Command::new(py)
-            .args(["-c", "import chess, chess.engine"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .map(|s| s.success())
-            .unwrap_or(false);
-        if ok {
-            return Some(py);
-        }
-    }
-    None
-}
-
-/// Does the binary speak UCI with a search (Threads option)?
-fn speaks_uci(bin: &str) -> bool {
-    let Ok(mut child) = Command::new(bin)
+/// The engine's answer to `uci`.
+fn uci_answer(bin: &str) -> String {
+    let mut child = Command::new(bin)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-    else {
-        return false;
-    };
+        .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"));
     if let Some(mut stdin) = child.stdin.take() {
         let _ = stdin.write_all(b"uci\nquit\n");
     }
-    let Ok(out) = child.wait_with_output() else {
-        return false;
-    };
-    let text = String::from_utf8_lossy(&out.stdout);
-    text.contains("uciok") && text.contains("option name Threads")
+    let out = child.wait_with_output().expect("engine output");
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 #[test]
 fn selfplay_through_python_chess() {
-    let Some(py) = python_with_chess() else {
-        eprintln!("SKIPPED selfplay_through_python_chess: python3 with python-chess not found (pip install chess)");
+    let test = "selfplay_through_python_chess";
+    let Some(py) = fers_tests::require::python_with(test, &["chess", "chess.engine"], "chess")
+    else {
         return;
     };
     let bin = env!("CARGO_BIN_EXE_fers");
-    if !speaks_uci(bin) {
-        eprintln!("SKIPPED selfplay_through_python_chess: {bin} does not offer UCI search yet");
-        return;
-    }
+    let uci = uci_answer(bin);
+    assert!(
+        uci.contains("uciok") && uci.contains("option name Threads"),
+        "{bin} does not speak UCI with a search:\n{uci}"
+    );
     let script: PathBuf = [
         env!("CARGO_MANIFEST_DIR"),
         "..",

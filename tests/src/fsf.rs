@@ -50,10 +50,8 @@ pub fn find_binary() -> Option<PathBuf> {
     p.is_file().then_some(p)
 }
 
-/// Starts FSF for a test, or decides what a missing FSF means: under CI
-/// (`CI` set) it is a broken setup and the test fails; on a developer's
-/// machine the test prints `SKIPPED: ...` and passes, so that `cargo test`
-/// works on a fresh checkout.
+/// Starts FSF for a test, or applies the skip rule of [`crate::require`]
+/// (a failure under CI, `SKIPPED: ...` elsewhere).
 pub fn engine_or_skip(test: &str) -> Option<Engine> {
     match find_binary() {
         Some(path) => Some(
@@ -61,17 +59,10 @@ pub fn engine_or_skip(test: &str) -> Option<Engine> {
                 .unwrap_or_else(|e| panic!("{test}: cannot start {}: {e}", path.display())),
         ),
         None => {
-            if std::env::var_os("CI").is_some() {
-                panic!(
-                    "{test}: fairy-stockfish not found (${ENV_VAR}, PATH, {DEBIAN_PATH}); \
-                     .ci/run should have installed it (apt-get install fairy-stockfish)"
-                );
-            }
-            // Written to stderr directly, not with `eprintln!`: the test
-            // harness captures the macros, and a skip must be visible.
-            let _ = writeln!(
-                io::stderr(),
-                "SKIPPED: fairy-stockfish not found (apt-get install fairy-stockfish) [{test}]"
+            crate::require::missing(
+                test,
+                &format!("fairy-stockfish not found (${ENV_VAR}, PATH, {DEBIAN_PATH})"),
+                crate::require::FAIRY_STOCKFISH_HINT,
             );
             None
         }

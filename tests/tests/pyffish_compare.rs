@@ -6,8 +6,9 @@
 //! must equal pyffish's, and after each legal move the children's move sets
 //! and FENs must equal too (a depth-2 divide, which also checks `play`).
 //!
-//! Needs python3 with pyffish (`pip install pyffish`). Without it the test
-//! prints SKIPPED and passes, except under CI, where .ci/run installs it.
+//! Needs python3 with pyffish (`pip install pyffish`): without it the skip
+//! rule of `fers_tests::require` applies (a failure under CI, where
+//! `.ci/run` installs it; `SKIPPED:` elsewhere).
 
 use fers_core::variant::Variant;
 use fers_core::variant_file;
@@ -15,7 +16,7 @@ use fers_core::{MoveList, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 fn root() -> PathBuf {
@@ -32,9 +33,9 @@ struct Oracle {
 }
 
 impl Oracle {
-    fn start(files: &[PathBuf]) -> Option<Oracle> {
+    fn start(python: &Path, files: &[PathBuf]) -> Option<Oracle> {
         let script = root().join("tests/py/pyffish_oracle.py");
-        let mut child = Command::new("python3")
+        let mut child = Command::new(python)
             .arg(script)
             .args(files)
             .stdin(Stdio::piped())
@@ -112,15 +113,13 @@ fn variants() -> (Vec<PathBuf>, Vec<&'static Variant>) {
     (files, out)
 }
 
-fn compare(positions_per_variant: usize, seed: u64) {
+fn compare(test: &str, positions_per_variant: usize, seed: u64) {
     let (files, variants) = variants();
-    let Some(mut oracle) = Oracle::start(&files) else {
-        if std::env::var_os("CI").is_some() {
-            panic!("python3 with pyffish is missing: .ci/run must `pip install pyffish`");
-        }
-        eprintln!("SKIPPED: python3 with pyffish not found (pip install pyffish)");
+    let Some(python) = fers_tests::require::python_with(test, &["pyffish"], "pyffish") else {
         return;
     };
+    let mut oracle = Oracle::start(&python, &files)
+        .unwrap_or_else(|| panic!("{test}: the pyffish oracle did not start with {python:?}"));
     let mut rng = StdRng::seed_from_u64(seed);
     let mut checked = 0;
     for v in variants {
@@ -188,11 +187,11 @@ fn compare(positions_per_variant: usize, seed: u64) {
 
 #[test]
 fn fairy_pieces_match_pyffish() {
-    compare(8, 11);
+    compare("fairy_pieces_match_pyffish", 8, 11);
 }
 
 #[test]
 #[ignore]
 fn fairy_pieces_match_pyffish_many() {
-    compare(300, 12);
+    compare("fairy_pieces_match_pyffish_many", 300, 12);
 }

@@ -1,26 +1,12 @@
 //! fers-match with Polyglot book exits (`-openings format=polyglot`): a
 //! book written here, two fers instances at depth 2, two opening pairs.
-//! Without a searching fers (or `FERS_MATCH_ENGINE`) the test prints a
-//! `SKIPPED:` line, except under CI (`CI` set), where it fails.
+//! The fers binary (`fers_tests::require::searching_fers`) must search; a
+//! missing one fails under CI (`CI` set) and prints `SKIPPED:` elsewhere.
 
 use fers_book::polyglot::{self, Book, Entry};
 use fers_core::{variant, Position};
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::Command;
-
-fn engine() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("FERS_MATCH_ENGINE") {
-        return Some(PathBuf::from(p));
-    }
-    let fers = PathBuf::from(env!("CARGO_BIN_EXE_fers-match")).with_file_name("fers");
-    let searches = fers.is_file()
-        && Command::new(&fers)
-            .args(["bench", "1"])
-            .output()
-            .is_ok_and(|o| o.status.success());
-    searches.then_some(fers)
-}
 
 struct Temp(PathBuf);
 
@@ -62,14 +48,7 @@ fn entry(line: &[&str], mv: &str, weight: u16) -> Entry {
 #[test]
 fn match_from_polyglot_exits() {
     let test = "match_from_polyglot_exits";
-    let Some(engine) = engine() else {
-        if std::env::var_os("CI").is_some() {
-            panic!("{test}: no searching fers engine (required under CI)");
-        }
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED: no searching fers engine [{test}]"
-        );
+    let Some(engine) = fers_tests::require::searching_fers(test) else {
         return;
     };
     let book = Book::from_entries(vec![

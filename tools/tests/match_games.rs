@@ -5,13 +5,15 @@
 //! `setboard`) against each other and against a UCI engine.
 //!
 //! The engines: two fers instances at a low fixed depth (the `fers` binary
-//! that `cargo test --workspace` builds next to `fers-match`), or two
-//! Fairy-Stockfish instances while that fers has no search (`fers bench`
-//! fails). A missing engine, python3 or python-chess skips a test with a
-//! `SKIPPED:` line, except under CI (`CI` set) where an engine and
-//! python-chess are required. `FERS_MATCH_ENGINE=/path` picks the engine.
+//! that `cargo test --workspace` builds next to `fers-match`, or
+//! `$FERS_BIN`), which must search (`fers bench 1`): a fers that cannot is
+//! a failure, never replaced by another engine. A missing fers,
+//! Fairy-Stockfish, python3 or python-chess is the skip rule of
+//! `fers_tests::require` (a failure under CI, `SKIPPED:` elsewhere);
+//! Fairy-Max and Sjaak II, which CI does not install, only skip.
 
 use fers_core::{variant_file, MoveList, Position};
+use fers_tests::require;
 use fers_tools::san::to_san;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -21,47 +23,17 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-fn skip(test: &str, why: &str, required_in_ci: bool) {
-    if required_in_ci && std::env::var_os("CI").is_some() {
-        panic!("{test}: {why} (required under CI)");
-    }
+/// A skip that applies everywhere, CI included (programs CI does not install).
+fn skip_always(test: &str, why: &str) {
     let _ = writeln!(std::io::stderr(), "SKIPPED: {why} [{test}]");
 }
 
-fn find_engine(name: &str, env: &str) -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os(env) {
-        let p = PathBuf::from(p);
-        return p.is_file().then_some(p);
-    }
-    std::env::var_os("PATH")
-        .into_iter()
-        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
-        .chain([PathBuf::from("/usr/games")])
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
-}
-
-fn fsf() -> Option<PathBuf> {
-    find_engine("fairy-stockfish", "FERS_FAIRY_STOCKFISH")
-}
-
-/// The engine the chess and Capablanca matches use: fers when it can
-/// search, else Fairy-Stockfish.
-fn engine_under_test() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("FERS_MATCH_ENGINE") {
-        return Some(PathBuf::from(p));
-    }
-    let fers = PathBuf::from(env!("CARGO_BIN_EXE_fers-match")).with_file_name("fers");
-    let searches = fers.is_file()
-        && Command::new(&fers)
-            .args(["bench", "1"])
-            .output()
-            .is_ok_and(|o| o.status.success());
-    let chosen = if searches { Some(fers) } else { fsf() };
-    if let Some(p) = &chosen {
-        let _ = writeln!(std::io::stderr(), "match engine: {}", p.display());
-    }
-    chosen
+/// The engine the chess and Capablanca matches use: the fers binary, which
+/// must search.
+fn engine_under_test(test: &str) -> Option<PathBuf> {
+    let fers = require::searching_fers(test)?;
+    let _ = writeln!(std::io::stderr(), "match engine: {}", fers.display());
+    Some(fers)
 }
 
 struct Temp(PathBuf);
@@ -182,34 +154,28 @@ with open(sys.argv[1]) as f:
 assert n == int(sys.argv[2]), (n, sys.argv[2])
 print("python-chess ok", n)
 "#;
-    let out = Command::new("python3")
+    let Some(py) = require::python_with(test, &["chess", "chess.pgn"], "chess") else {
+        return;
+    };
+    let o = Command::new(py)
         .args(["-c", SCRIPT])
         .arg(pgn)
         .arg(games.to_string())
-        .output();
-    match out {
-        Err(_) => skip(test, "python3 not found", true),
-        Ok(o) if String::from_utf8_lossy(&o.stderr).contains("No module named 'chess'") => {
-            skip(test, "python-chess not installed (pip install chess)", true)
-        }
-        Ok(o) => assert!(
-            o.status.success() && String::from_utf8_lossy(&o.stdout).contains("python-chess ok"),
-            "python-chess rejected the PGN:\n{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        ),
-    }
+        .output()
+        .expect("python3 starts");
+    assert!(
+        o.status.success() && String::from_utf8_lossy(&o.stdout).contains("python-chess ok"),
+        "python-chess rejected the PGN:\n{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 #[test]
 fn chess_match_pgn_parses_in_python_chess() {
     let test = "chess_match_pgn_parses_in_python_chess";
-    let Some(engine) = engine_under_test() else {
-        return skip(
-            test,
-            "neither a searching fers nor fairy-stockfish found",
-            true,
-        );
+    let Some(engine) = engine_under_test(test) else {
+        return;
     };
     let pgn = Temp::new("chess.pgn");
     let openings = repo().join("tests/data/openings-8moves-2000.epd");
@@ -282,12 +248,8 @@ fn chess_match_pgn_parses_in_python_chess() {
 #[test]
 fn capablanca_match_from_variant_file() {
     let test = "capablanca_match_from_variant_file";
-    let Some(engine) = engine_under_test() else {
-        return skip(
-            test,
-            "neither a searching fers nor fairy-stockfish found",
-            true,
-        );
+    let Some(engine) = engine_under_test(test) else {
+        return;
     };
     let pgn = Temp::new("capablanca.pgn");
     let file = repo().join("variants/examples.ini");
@@ -337,14 +299,13 @@ fn capablanca_match_from_variant_file() {
 fn xboard_engines_play_chess_and_capablanca() {
     let test = "xboard_engines_play_chess_and_capablanca";
     let (Some(fmax), Some(sjaak)) = (
-        find_engine("fairymax", "FERS_FAIRYMAX"),
-        find_engine("sjaakii", "FERS_SJAAKII"),
+        require::find_program("fairymax", "FERS_FAIRYMAX"),
+        require::find_program("sjaakii", "FERS_SJAAKII"),
     ) else {
         // Not installed by CI: skipped everywhere when missing.
-        return skip(
+        return skip_always(
             test,
             "fairymax or sjaakii not found (apt-get install fairymax sjaakii)",
-            false,
         );
     };
     let pgn = Temp::new("xboard.pgn");
@@ -372,7 +333,7 @@ fn xboard_engines_play_chess_and_capablanca() {
     assert!(!text.contains("Warning"), "{text}");
     python_chess_check(test, &pgn.0, 2);
 
-    if let Some(engine) = fsf() {
+    if let Some(engine) = require::fairy_stockfish(test) {
         let file = repo().join("variants/examples.ini");
         let text = fers_match(&strings(&[
             "-engine",
@@ -407,13 +368,11 @@ fn xboard_engines_play_chess_and_capablanca() {
 #[ignore]
 fn fers_against_fairy_stockfish_on_the_clock() {
     let test = "fers_against_fairy_stockfish_on_the_clock";
-    let fers = PathBuf::from(env!("CARGO_BIN_EXE_fers-match")).with_file_name("fers");
-    let (true, Some(engine)) = (fers.is_file(), fsf()) else {
-        return skip(
-            test,
-            "fers (built by cargo test --workspace) or fairy-stockfish missing",
-            true,
-        );
+    let (Some(fers), Some(engine)) = (
+        require::searching_fers(test),
+        require::fairy_stockfish(test),
+    ) else {
+        return;
     };
     let pgn = Temp::new("clock.pgn");
     let openings = repo().join("tests/data/openings-8moves-2000.epd");
@@ -448,8 +407,8 @@ fn fers_against_fairy_stockfish_on_the_clock() {
 #[test]
 fn restart_on_starts_a_fresh_process_every_game() {
     let test = "restart_on_starts_a_fresh_process_every_game";
-    let Some(engine) = fsf() else {
-        return skip(test, "fairy-stockfish not found", true);
+    let Some(engine) = require::fairy_stockfish(test) else {
+        return;
     };
     let starts = |restart: &str| {
         let text = fers_match(&strings(&[

@@ -1,7 +1,7 @@
 //! fers-perft: published counts, divide output, variant files, and the
 //! comparison with Fairy-Stockfish (agreement and a reported difference).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 fn perft(args: &[&str]) -> (bool, String) {
@@ -24,14 +24,6 @@ fn examples() -> String {
         .join("../variants/examples.ini")
         .display()
         .to_string()
-}
-
-fn fsf() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("FERS_FAIRY_STOCKFISH") {
-        return Some(PathBuf::from(p));
-    }
-    let p = PathBuf::from("/usr/games/fairy-stockfish");
-    p.is_file().then_some(p)
 }
 
 #[test]
@@ -75,11 +67,7 @@ fn variant_files_and_errors() {
 
 #[test]
 fn compare_with_fairy_stockfish() {
-    let Some(fsf) = fsf() else {
-        if std::env::var_os("CI").is_some() {
-            panic!("fairy-stockfish required under CI");
-        }
-        eprintln!("SKIPPED: fairy-stockfish not found [compare_with_fairy_stockfish]");
+    let Some(fsf) = fers_tests::require::fairy_stockfish("compare_with_fairy_stockfish") else {
         return;
     };
     let fsf = fsf.display().to_string();

@@ -1,32 +1,24 @@
 //! `fers-bench search`: `fers bench` against `fairy-stockfish bench` at small
-//! depths (a smoke run: the table and the ratio, not the timing). Skipped
-//! with a `SKIPPED:` line while the fers binary is not built next to
-//! fers-bench (`cargo test --workspace` builds it) or has no `bench` yet,
-//! and when Fairy-Stockfish is missing (outside CI).
+//! depths (a smoke run: the table and the ratio, not the timing). The fers
+//! binary built next to fers-bench (`cargo test --workspace` builds it) and
+//! Fairy-Stockfish are found by `fers_tests::require`: a missing one fails
+//! the test under CI and skips it elsewhere; a fers without a working
+//! `bench` is a failure everywhere.
 
+use fers_tests::require;
 use std::path::PathBuf;
 use std::process::Command;
 
-fn skip(why: &str) {
-    eprintln!("SKIPPED: {why} [fers_bench_search_compares_nps]");
-}
-
 #[test]
 fn fers_bench_search_compares_nps() {
+    let test = "fers_bench_search_compares_nps";
     let exe = PathBuf::from(env!("CARGO_BIN_EXE_fers-bench"));
-    let fers = exe.with_file_name("fers");
-    if !fers.is_file() {
-        return skip("fers binary not built next to fers-bench");
-    }
-    let fsf = std::env::var_os("FERS_FAIRY_STOCKFISH")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/games/fairy-stockfish"));
-    if !fsf.is_file() {
-        if std::env::var_os("CI").is_some() {
-            panic!("fairy-stockfish required under CI");
-        }
-        return skip("fairy-stockfish not found");
-    }
+    let Some(_) = require::searching_fers(test) else {
+        return;
+    };
+    let Some(fsf) = require::fairy_stockfish(test) else {
+        return;
+    };
     let out = Command::new(&exe)
         .args(["search", "--depth", "3", "--fsf-depth", "5", "--fsf"])
         .arg(&fsf)
@@ -34,9 +26,6 @@ fn fers_bench_search_compares_nps() {
         .expect("fers-bench starts");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    if stderr.contains("unknown argument 'bench'") {
-        return skip("this fers has no bench yet");
-    }
     assert!(out.status.success(), "{stdout}\n{stderr}");
     assert!(stdout.contains("| fers | depth 3 |"), "{stdout}");
     assert!(stdout.contains("| fairy-stockfish | depth 5 |"), "{stdout}");
