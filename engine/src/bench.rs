@@ -2,6 +2,7 @@
 //! thread and a fresh 16 MB table, so that a build always reports the same
 //! node count. The last line is `<N> nodes <M> nps` (OpenBench's format).
 
+use crate::events::SearchEvent;
 use crate::search::Reporter;
 use crate::thread::SearchPool;
 use crate::timeman::Limits;
@@ -33,10 +34,10 @@ pub const POSITIONS: &[&str] = &[
 ];
 
 /// Runs the bench; every line goes to `out`. Returns (nodes, nps).
-pub fn run(depth: i32, out: &Reporter) -> (u64, u64) {
+pub fn run(depth: i32, out: &dyn Fn(&str)) -> (u64, u64) {
     let v = variant::chess();
     let mut pool = SearchPool::new(16);
-    let quiet: Reporter = Arc::new(|_| {});
+    let quiet: Reporter = Arc::new(|_: &SearchEvent| {});
     let start = Instant::now();
     let mut total = 0u64;
     for (i, fen) in POSITIONS.iter().enumerate() {
@@ -62,7 +63,9 @@ pub fn run(depth: i32, out: &Reporter) -> (u64, u64) {
             i + 1,
             r.depth,
             r.nodes,
-            r.best_text.as_deref().unwrap_or("(none)")
+            r.best
+                .map(|m| game.position().move_to_uci(m))
+                .unwrap_or_else(|| "(none)".into())
         ));
         total += r.nodes;
     }

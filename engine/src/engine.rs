@@ -1,14 +1,18 @@
-//! The engine's state, independent of any protocol: the selected variant and
-//! the game (start position plus moves) to think about.
+//! The engine's state, independent of any protocol: the selected variant,
+//! the game (start position plus moves) to think about, and the searchers.
 //!
-//! Front-ends (UCI now, USI and XBoard later) parse their commands into calls
-//! on [`Engine`] and format what it returns. Every call that can fail checks
+//! Front-ends (UCI, USI, XBoard) parse their commands into calls on
+//! [`Engine`] and format what it returns, including the search's events. Every call that can fail checks
 //! everything first and changes the state only when the whole request is
 //! valid, so a bad command leaves the previous state in place (SPEC 6).
 
+use crate::notation::Notation;
 use crate::options::{self, OptionId};
+use crate::search::Reporter;
+use crate::thread::{SearchOptions, SearchPool, SearchResult};
+use crate::timeman::Limits;
 use fers_core::registry::Registry;
-use fers_core::{perft, variant, FenError, Game, MoveError, Position, Variant};
+use fers_core::{perft, variant, FenError, Game, Move, MoveError, MoveList, Position, Variant};
 use std::fmt;
 
 /// Deepest `perft` accepted. Far beyond anything that finishes (chess
@@ -68,14 +72,10 @@ pub enum OptionEffect {
     /// A variant file was read: per section, the name loaded or the error
     /// (`file:line: reason`). The good sections joined `UCI_Variant`.
     VariantsLoaded(Vec<Result<String, String>>),
-    /// The transposition table must be resized to this many MB.
-    Hash(usize),
-    /// The transposition table must be emptied.
-    ClearHash,
 }
 
 /// Search settings set by options (`Threads`, `MultiPV`, ...). The table
-/// itself lives with the searchers; `hash_mb` is its requested size.
+/// itself lives with the searchers; `hash_mb` is its size.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct SearchSettings {
     pub hash_mb: usize,
@@ -108,13 +108,16 @@ pub struct PerftReport {
 }
 
 /// The protocol-independent engine state.
-#[derive(Clone, Debug)]
 pub struct Engine {
     variant: &'static Variant,
     game: Game,
     /// Built-in variants and those loaded through `VariantPath`.
     registry: Registry,
     search: SearchSettings,
+    /// The searchers and their table; one search at a time.
+    pool: SearchPool,
+    /// `UCI_Chess960`: castling moves are written king-takes-rook.
+    chess960: bool,
 }
 
 impl Default for Engine {
@@ -127,12 +130,60 @@ impl Engine {
     /// Orthodox chess from its start position.
     pub fn new() -> Engine {
         let v = variant::chess();
+        let search = SearchSettings::default();
         Engine {
             variant: v,
             game: Game::new(Position::startpos(v)),
             registry: Registry::new(),
-            search: SearchSettings::default(),
+            pool: SearchPool::new(search.hash_mb),
+            search,
+            chess960: false,
         }
+    }
+
+    /// Starts a search of the current position; returns at once. Events go
+    /// to `reporter`, ending with `BestMove`. A running search is stopped
+    /// first (its `BestMove` is still reported).
+    pub fn go(&mut self, limits: Limits, reporter: Reporter) {
+        let s = self.search;
+        self.pool.options = SearchOptions {
+            threads: s.threads,
+            multipv: s.multipv,
+            move_overhead: s.move_overhead,
+            use_nnue: s.use_nnue,
+        };
+        self.pool.go(&self.game, limits, reporter);
+    }
+
+    /// Asks the running search (if any) to stop.
+    pub fn stop(&self) {
+        self.pool.stop();
+    }
+
+    /// The opponent played the move pondered on: the search goes on.
+    pub fn ponderhit(&self) {
+        self.pool.ponderhit();
+    }
+
+    /// Waits for the running search (if any) to end; its result.
+    pub fn wait(&mut self) -> Option<SearchResult> {
+        self.pool.wait()
+    }
+
+    /// Is a search running? (Collects the result of one that has ended.)
+    pub fn searching(&mut self) -> bool {
+        self.pool.is_searching() && self.pool.try_result().is_none()
+    }
+
+    /// Empties the table and forgets what earlier searches learnt (new
+    /// game, `Clear Hash`); stops a running search first.
+    pub fn clear_hash(&mut self) {
+        self.pool.clear_hash();
+    }
+
+    /// Is `UCI_Chess960` on?
+    pub fn chess960(&self) -> bool {
+        self.chess960
     }
 
     pub fn variant(&self) -> &'static Variant {
@@ -147,11 +198,6 @@ impl Engine {
     /// The search settings chosen by options.
     pub fn search_settings(&self) -> SearchSettings {
         self.search
-    }
-
-    /// Records the table size once the front-end has resized it.
-    pub fn set_hash_mb(&mut self, mb: usize) {
-        self.search.hash_mb = mb;
     }
 
     /// The current position (after the moves of the game).
@@ -191,6 +237,16 @@ impl Engine {
     /// SPEC 4; a multi-leg turn is its legs joined by `,`). All or nothing:
     /// on any error the previous game is kept.
     pub fn set_position(&mut self, start: StartPos, moves: &[&str]) -> Result<(), EngineError> {
+        self.set_position_in(start, moves, Notation::Fers)
+    }
+
+    /// [`Engine::set_position`] with moves in a protocol's notation.
+    pub fn set_position_in(
+        &mut self,
+        start: StartPos,
+        moves: &[&str],
+        notation: Notation,
+    ) -> Result<(), EngineError> {
         let pos = match start {
             StartPos::Start => Position::startpos(self.variant),
             StartPos::Fen(fen) => {
@@ -199,13 +255,49 @@ impl Engine {
         };
         let mut game = Game::new(pos);
         for (i, text) in moves.iter().enumerate() {
-            play_turn(&mut game, text).map_err(|error| EngineError::BadMove {
+            play_turn(&mut game, text, notation).map_err(|error| EngineError::BadMove {
                 number: i + 1,
                 error,
             })?;
         }
         self.game = game;
         Ok(())
+    }
+
+    /// Plays one turn (text in `notation`) on the game: for protocols that
+    /// send moves one at a time. On error the game is unchanged.
+    pub fn play_text(&mut self, text: &str, notation: Notation) -> Result<(), MoveError> {
+        let mut game = self.game.clone();
+        play_turn(&mut game, text, notation)?;
+        self.game = game;
+        Ok(())
+    }
+
+    /// Plays a move the search chose (legal in the current position; a move
+    /// that is not is refused and the game kept).
+    pub fn play_move(&mut self, m: Move) -> bool {
+        let mut list = MoveList::new();
+        self.position().legal_moves(&mut list);
+        if !list.contains(m) {
+            return false;
+        }
+        self.game.play(m);
+        true
+    }
+
+    /// Takes back the last `n` moves (all of them or none).
+    pub fn undo(&mut self, n: usize) -> bool {
+        let moves = self.game.moves();
+        if n > moves.len() {
+            return false;
+        }
+        let keep = moves[..moves.len() - n].to_vec();
+        let mut game = Game::new(self.game.start().clone());
+        for m in keep {
+            game.play(m);
+        }
+        self.game = game;
+        true
     }
 
     /// Sets an option by name (case-insensitive); `value` is `None` when the
@@ -242,13 +334,17 @@ impl Engine {
                         .collect(),
                 ))
             }
-            OptionId::ClearHash => Ok(OptionEffect::ClearHash),
+            OptionId::ClearHash => {
+                self.clear_hash();
+                Ok(OptionEffect::None)
+            }
             OptionId::Hash
             | OptionId::Threads
             | OptionId::MultiPv
             | OptionId::Ponder
             | OptionId::MoveOverhead
-            | OptionId::UseNnue => {
+            | OptionId::UseNnue
+            | OptionId::UciChess960 => {
                 let value = def
                     .parse_value(value)
                     .map_err(EngineError::BadOptionValue)?;
@@ -258,11 +354,18 @@ impl Engine {
                     _ => (0, false),
                 };
                 match def.id {
-                    OptionId::Hash => return Ok(OptionEffect::Hash(spin as usize)),
+                    OptionId::Hash => {
+                        let mb = spin as usize;
+                        self.pool
+                            .set_hash(mb)
+                            .map_err(EngineError::BadOptionValue)?;
+                        self.search.hash_mb = mb;
+                    }
                     OptionId::Threads => self.search.threads = spin as usize,
                     OptionId::MultiPv => self.search.multipv = spin as usize,
                     OptionId::Ponder => self.search.ponder = check,
                     OptionId::UseNnue => self.search.use_nnue = check,
+                    OptionId::UciChess960 => self.chess960 = check,
                     _ => self.search.move_overhead = spin as u64,
                 }
                 Ok(OptionEffect::None)
@@ -301,7 +404,7 @@ fn read_variant_file(path: &str) -> Result<String, EngineError> {
 /// Plays one turn given as text. A turn of several legs (`d3e3w,e3f4a`) is
 /// played leg by leg; every leg but the last must leave the same side to
 /// move, so that `e2e4,e7e5` is not taken for two chess moves.
-fn play_turn(game: &mut Game, text: &str) -> Result<(), MoveError> {
+pub fn play_turn(game: &mut Game, text: &str, notation: Notation) -> Result<(), MoveError> {
     let legs: Vec<&str> = text.split(',').collect();
     let mover = game.position().side_to_move();
     for (i, leg) in legs.iter().enumerate() {
@@ -312,7 +415,8 @@ fn play_turn(game: &mut Game, text: &str) -> Result<(), MoveError> {
             // The turn ended after the previous leg: no leg may follow.
             return Err(MoveError::Illegal(text.to_string()));
         }
-        game.play_str(leg)?;
+        let m = notation.parse(game.position(), leg)?;
+        game.play(m);
     }
     Ok(())
 }

@@ -3,9 +3,12 @@
 pub mod bench;
 pub mod engine;
 pub mod evaluate;
+pub mod events;
 pub mod nnue;
+pub mod notation;
 pub mod options;
 pub mod pawns;
+pub mod protocol;
 pub mod search;
 pub mod thread;
 pub mod timeman;
@@ -14,7 +17,7 @@ pub mod tuned;
 pub mod uci;
 
 pub use engine::Engine;
-pub use search::Reporter;
+pub use events::{Reporter, SearchEvent};
 pub use thread::{SearchOptions, SearchPool, SearchResult};
 pub use timeman::Limits;
 

@@ -1,9 +1,8 @@
-//! The `fers` binary: speaks UCI over stdin/stdout; `fers bench [depth]`
-//! runs the benchmark and exits.
+//! The `fers` binary: speaks UCI, USI or XBoard over stdin/stdout (the
+//! first command chooses); `fers bench [depth]` runs the benchmark and exits.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
-use std::sync::Arc;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -18,12 +17,11 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let out: fers_engine::Reporter = Arc::new(|line: &str| {
+            fers_engine::bench::run(depth, &|line: &str| {
                 let mut o = io::stdout().lock();
                 let _ = writeln!(o, "{line}");
                 let _ = o.flush();
             });
-            fers_engine::bench::run(depth, &out);
             return ExitCode::SUCCESS;
         }
         Some(arg) => {
@@ -36,7 +34,7 @@ fn main() -> ExitCode {
     }
     // Errors reading stdin or writing stdout mean the GUI has gone away:
     // `run` ends quietly then, and that is a clean exit.
-    match fers_engine::uci::run(io::BufReader::new(io::stdin()), io::stdout().lock()) {
+    match fers_engine::protocol::run(io::BufReader::new(io::stdin()), io::stdout().lock()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("fers: {e}");

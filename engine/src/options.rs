@@ -15,6 +15,8 @@ pub enum OptionId {
     UciVariant,
     /// A variant file whose variants join `UCI_Variant` (SPEC section 5).
     VariantPath,
+    /// Chess960 castling: X-FEN/Shredder-FEN rights, king-takes-rook moves.
+    UciChess960,
     /// Transposition table size in MB.
     Hash,
     /// Search threads (Lazy SMP).
@@ -102,6 +104,11 @@ pub fn definitions_with(variants: &[String]) -> Vec<OptionDef> {
                 default: variant::chess().name.clone(),
                 vars: variants.to_vec(),
             },
+        },
+        OptionDef {
+            id: OptionId::UciChess960,
+            name: "UCI_Chess960",
+            kind: OptionKind::Check { default: false },
         },
         OptionDef {
             id: OptionId::VariantPath,

@@ -12,6 +12,7 @@
 //! table and the stop flag (see `thread.rs`).
 
 use crate::evaluate::{evaluate_cached, evaluate_lazy_cached, EvalTables, DRAW};
+use crate::events::{legal_prefix, Bound as ScoreBound, Score, SearchEvent, SearchInfo};
 use crate::nnue::NnueStack;
 use crate::pawns::PawnCache;
 use crate::timeman::Budget;
@@ -50,17 +51,6 @@ pub fn score_from_tt(s: i32, ply: i32) -> i32 {
         s + ply
     } else {
         s
-    }
-}
-
-/// UCI score text: `cp N` or `mate N`.
-pub fn score_text(s: i32) -> String {
-    if s >= MATE_IN_MAX {
-        format!("mate {}", (MATE - s + 1) / 2)
-    } else if s <= -MATE_IN_MAX {
-        format!("mate -{}", (MATE + s) / 2)
-    } else {
-        format!("cp {s}")
     }
 }
 
@@ -106,8 +96,7 @@ pub struct RootMove {
     pub seldepth: usize,
 }
 
-/// One line of output for the protocol, already formatted.
-pub type Reporter = Arc<dyn Fn(&str) + Send + Sync>;
+pub use crate::events::Reporter;
 
 /// Per-thread search state.
 pub struct Worker {
@@ -1443,13 +1432,19 @@ impl Worker {
                     }
                     if score <= alpha {
                         if let Some(r) = report {
-                            self.report_bound(r, depth, pv_idx, score.max(alpha), "upperbound");
+                            self.report_bound(
+                                r,
+                                depth,
+                                pv_idx,
+                                score.max(alpha),
+                                ScoreBound::Upper,
+                            );
                         }
                         beta = (alpha + beta) / 2;
                         alpha = (score - delta).max(-INF);
                     } else if score >= beta {
                         if let Some(r) = report {
-                            self.report_bound(r, depth, pv_idx, score.min(beta), "lowerbound");
+                            self.report_bound(r, depth, pv_idx, score.min(beta), ScoreBound::Lower);
                         }
                         beta = (score + delta).min(INF);
                     } else {
@@ -1522,31 +1517,45 @@ impl Worker {
         }
     }
 
-    fn info_prefix(&self, depth: i32, seldepth: usize, pv_idx: usize) -> String {
+    /// The event of one PV line; `seldepth` is at least `depth`, as GUIs
+    /// expect.
+    fn info(
+        &self,
+        depth: i32,
+        seldepth: usize,
+        pv_idx: usize,
+        score: i32,
+        bound: ScoreBound,
+    ) -> SearchEvent {
         let el = self.shared.elapsed();
         let nodes = self.shared.total_nodes().max(self.nodes);
         let ms = el.as_millis() as u64;
-        let nps = nodes * 1000 / ms.max(1);
-        format!(
-            "info depth {depth} seldepth {} multipv {} ",
-            seldepth.max(depth as usize),
-            pv_idx + 1
-        ) + &format!(
-            "@ nodes {nodes} nps {nps} hashfull {} time {ms}",
-            self.tt.hashfull()
-        )
+        let rm = &self.root_moves[pv_idx];
+        let pv = match &self.root_pos {
+            Some(root) => legal_prefix(root, &rm.pv),
+            None => Vec::new(),
+        };
+        SearchEvent::Info(SearchInfo {
+            depth,
+            seldepth: seldepth.max(depth as usize),
+            multipv: pv_idx + 1,
+            score: Score::from_internal(score),
+            bound,
+            nodes,
+            nps: nodes * 1000 / ms.max(1),
+            hashfull: self.tt.hashfull(),
+            time_ms: ms,
+            pv,
+        })
     }
 
-    fn report_bound(&self, r: &Reporter, depth: i32, pv_idx: usize, score: i32, bound: &str) {
+    /// A failed aspiration window, reported only in long searches (GUIs
+    /// show the fluctuation; short ones would only flood the output).
+    fn report_bound(&self, r: &Reporter, depth: i32, pv_idx: usize, score: i32, bound: ScoreBound) {
         if self.shared.elapsed() < Duration::from_millis(2500) {
             return;
         }
-        let rm = &self.root_moves[pv_idx];
-        let pre = self.info_prefix(depth, self.seldepth, pv_idx);
-        let line = pre.replace("@", &format!("score {} {bound}", score_text(score)))
-            + " pv "
-            + &pv_text(&rm.pv, self.root_pos.as_ref());
-        r(&line);
+        r(&self.info(depth, self.seldepth, pv_idx, score, bound));
     }
 
     fn report_lines(&self, r: &Reporter, depth: i32, multipv: usize) {
@@ -1560,31 +1569,7 @@ impl Worker {
             if score == -INF || d < 1 {
                 continue;
             }
-            let pre = self.info_prefix(d, rm.seldepth, i);
-            let line = pre.replace("@", &format!("score {}", score_text(score)))
-                + " pv "
-                + &pv_text(&rm.pv, self.root_pos.as_ref());
-            r(&line);
+            r(&self.info(d, rm.seldepth, i, score, ScoreBound::Exact));
         }
     }
-}
-
-/// PV as text, checking legality move by move (stops at the first move that
-/// is not legal, which cannot happen with a correct search but GUIs check).
-pub fn pv_text(pv: &[Move], root: Option<&Position>) -> String {
-    let Some(root) = root else {
-        return String::new();
-    };
-    let mut pos = root.clone();
-    let mut out = Vec::new();
-    let mut list = MoveList::new();
-    for &m in pv {
-        pos.legal_moves(&mut list);
-        if !list.contains(m) {
-            break;
-        }
-        out.push(pos.move_to_uci(m));
-        pos.play(m);
-    }
-    out.join(" ")
 }

@@ -5,11 +5,13 @@
 //! runs the main worker itself and `Threads - 1` helper workers on scoped
 //! threads; they share the table and one stop flag. The protocol thread is
 //! never blocked: `go` returns at once, `stop` and `ponderhit` set flags and
-//! wake the coordinator, and `bestmove` is reported through the job's
-//! [`Reporter`] callback when the search ends.
+//! wake the coordinator, and the search's events (progress, then the best
+//! move) go to the job's [`Reporter`] callback, to be formatted by the
+//! protocol that asked.
 
 use crate::evaluate::EvalTables;
-use crate::search::{score_text, Memory, Reporter, SearchShared, Worker, INF, MAX_PLY};
+use crate::events::{legal_prefix, Score, SearchEvent};
+use crate::search::{Memory, Reporter, SearchShared, Worker, INF, MAX_PLY};
 use crate::timeman::{budget, Limits};
 use crate::tt::TranspositionTable;
 use crossbeam_channel::{unbounded, Receiver, Sender};
@@ -43,29 +45,19 @@ impl Default for SearchOptions {
     }
 }
 
-/// What a finished search found.
+/// What a finished search found (the same as its last events).
 #[derive(Clone, Debug)]
 pub struct SearchResult {
+    /// `None`: no legal move.
     pub best: Option<Move>,
+    /// A legal reply to `best`, for pondering.
     pub ponder: Option<Move>,
-    /// Best move and ponder move in notation (empty best: no legal move).
-    pub best_text: Option<String>,
-    pub ponder_text: Option<String>,
+    /// On the search's internal scale (see `events::Score::from_internal`).
     pub score: i32,
     pub depth: i32,
     pub nodes: u64,
-    pub pv: Vec<String>,
-}
-
-impl SearchResult {
-    /// The `bestmove` line of UCI.
-    pub fn bestmove_line(&self) -> String {
-        match (&self.best_text, &self.ponder_text) {
-            (None, _) => "bestmove (none)".to_string(),
-            (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
-            (Some(b), None) => format!("bestmove {b}"),
-        }
-    }
+    /// The principal variation, legal from the root.
+    pub pv: Vec<Move>,
 }
 
 enum Signal {
@@ -80,7 +72,7 @@ struct Job {
     tt: Arc<TranspositionTable>,
     shared: Arc<SearchShared>,
     reporter: Reporter,
-    /// Print `bestmove` through the reporter (off for silent searches).
+    /// Report the best move (off for silent searches).
     print_bestmove: bool,
     /// Forget the learnt tables of earlier searches (new game, clear hash).
     clear_memory: bool,
@@ -175,8 +167,8 @@ impl SearchPool {
     }
 
     /// Starts a search of the game's current position; returns at once.
-    /// Info lines and the final `bestmove` line go to `reporter`. A search
-    /// still running is stopped first (its `bestmove` is still printed).
+    /// Its events, ending with `BestMove`, go to `reporter`. A search still
+    /// running is stopped first (its `BestMove` is still reported).
     pub fn go(&mut self, game: &Game, limits: Limits, reporter: Reporter) {
         self.start(game, limits, reporter, true);
     }
@@ -211,7 +203,7 @@ impl SearchPool {
             .expect("search thread alive");
     }
 
-    /// Asks the running search to stop; `bestmove` follows promptly.
+    /// Asks the running search to stop; `BestMove` follows promptly.
     pub fn stop(&self) {
         if let Some(s) = &self.current {
             s.stop.store(true, Ordering::Relaxed);
@@ -248,7 +240,7 @@ impl SearchPool {
     }
 
     /// Searches to the end and returns the result (tests, bench, tools).
-    /// `bestmove` is not printed through the reporter.
+    /// `BestMove` is not reported (the result says it).
     pub fn search_sync(&mut self, game: &Game, limits: Limits, reporter: Reporter) -> SearchResult {
         self.start(game, limits, reporter, false);
         self.wait().expect("search result")
@@ -341,37 +333,18 @@ fn run_job(
             }
         });
     } else {
-        let score = if root.in_check() { "mate 0" } else { "cp 0" };
-        reporter(&format!("info depth 0 score {score}"));
+        let score = if root.in_check() {
+            Score::Mate(0)
+        } else {
+            Score::Cp(0)
+        };
+        reporter(&SearchEvent::NoLegalMove { score });
         wait_for_release(&shared, &limits, signal_rx);
     }
     shared.nodes[0].store(main.nodes, Ordering::Relaxed);
 
     let best = main.root_moves.first().map(|rm| rm.mv);
-    let mut ponder = main.root_moves.first().and_then(|rm| rm.pv.get(1).copied());
-    if let (Some(b), None) = (best, ponder) {
-        // No second PV move: try the table.
-        let mut next = root.clone();
-        next.play(b);
-        if let Some(e) = tt.probe(next.key(), 0) {
-            let mut list = MoveList::new();
-            next.legal_moves(&mut list);
-            if list.contains(e.mv) {
-                ponder = Some(e.mv);
-            }
-        }
-    }
-    let best_text = best.map(|m| root.move_to_uci(m));
-    let ponder_text = match (best, ponder) {
-        (Some(b), Some(p)) => {
-            let mut next = root.clone();
-            next.play(b);
-            let mut list = MoveList::new();
-            next.legal_moves(&mut list);
-            list.contains(p).then(|| next.move_to_uci(p))
-        }
-        _ => None,
-    };
+    let ponder = best.and_then(|b| ponder_move(&root, b, &main.root_moves[0].pv, &tt));
     let rm0 = main.root_moves.first();
     let score = rm0
         .map(|rm| {
@@ -382,30 +355,35 @@ fn run_job(
             }
         })
         .unwrap_or(0);
-    let pv = rm0
-        .map(|rm| {
-            crate::search::pv_text(&rm.pv, Some(&root))
-                .split_whitespace()
-                .map(String::from)
-                .collect()
-        })
-        .unwrap_or_default();
     let result = SearchResult {
         best,
         ponder,
-        best_text,
-        ponder_text,
         score,
         depth: main.completed_depth,
         nodes: shared.total_nodes(),
-        pv,
+        pv: rm0
+            .map(|rm| legal_prefix(&root, &rm.pv))
+            .unwrap_or_default(),
     };
-    let _ = score_text; // (score formatting lives in search.rs)
     if print_bestmove {
-        reporter(&result.bestmove_line());
+        reporter(&SearchEvent::BestMove { best, ponder });
     }
     memory[0] = Some(main.into_memory());
     result
+}
+
+/// The move to ponder on after `best`: the PV's second move, else the
+/// table's move for the position after `best`; only if legal there.
+fn ponder_move(root: &Position, best: Move, pv: &[Move], tt: &TranspositionTable) -> Option<Move> {
+    let mut next = root.clone();
+    next.play(best);
+    let mut list = MoveList::new();
+    next.legal_moves(&mut list);
+    let candidate = match pv.get(1) {
+        Some(&m) => Some(m),
+        None => tt.probe(next.key(), 0).map(|e| e.mv),
+    };
+    candidate.filter(|&m| list.contains(m))
 }
 
 fn wait_for_release(shared: &SearchShared, limits: &Limits, signal_rx: &Receiver<Signal>) {

@@ -21,17 +21,18 @@
 
 use crate::engine::{Engine, OptionEffect, StartPos};
 use crate::evaluate::{evaluate, EvalTables};
+use crate::events::{line_text, Bound, Score, SearchEvent, SearchInfo};
 use crate::nnue;
+use crate::notation::Notation;
 use crate::options::{self, OptionKind};
-use crate::search::Reporter;
-use crate::thread::{SearchOptions, SearchPool};
+pub use crate::protocol::Flow;
+use crate::protocol::{printable, Events, FrontEnd, Report};
 use crate::timeman::Limits;
-use crossbeam_channel::{unbounded, Receiver, Sender};
+use crossbeam_channel::{unbounded, Receiver};
 use fers_core::{Move, Position};
 use std::fmt::Display;
 use std::io::{self, BufRead, Write};
-use std::panic::{self, AssertUnwindSafe};
-use std::sync::Arc;
+use std::panic;
 use vampirc_uci::{Serializable, UciInfoAttribute, UciMessage, UciOptionConfig};
 
 /// Name sent in `id name`.
@@ -102,13 +103,6 @@ pub enum Command {
     Empty,
 }
 
-/// What the reading loop does after a command.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Flow {
-    Continue,
-    Quit,
-}
-
 /// Commands whose grammar vampirc-uci parses for us.
 const VAMPIRC_COMMANDS: &[&str] = &[
     "uci",
@@ -126,13 +120,18 @@ const VAMPIRC_COMMANDS: &[&str] = &[
 /// of `go searchmoves` (a square like `a10` only exists on some boards).
 /// Errors are the text of an `info string error:` line.
 pub fn parse_command(line: &str, pos: &Position) -> Result<Command, String> {
+    parse_command_in(line, pos, Notation::Fers)
+}
+
+/// [`parse_command`] with `searchmoves` in `notation` (Chess960 castling).
+pub fn parse_command_in(line: &str, pos: &Position, notation: Notation) -> Result<Command, String> {
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let Some((&first, args)) = tokens.split_first() else {
         return Ok(Command::Empty);
     };
     match first {
         "position" => parse_position(args),
-        "go" => parse_go(args, pos),
+        "go" => parse_go(args, pos, notation),
         "d" => Ok(Command::Display),
         "eval" => Ok(Command::Eval),
         "check" => {
@@ -241,7 +240,7 @@ const GO_KEYWORDS: &[&str] = &[
 
 /// `go [params]` or `go perft <depth>`. See the module comment for why this
 /// is not vampirc's parser.
-fn parse_go(args: &[&str], pos: &Position) -> Result<Command, String> {
+fn parse_go(args: &[&str], pos: &Position, notation: Notation) -> Result<Command, String> {
     if args.first() == Some(&"perft") {
         return match args {
             [_, depth] => Ok(Command::Perft(number("perft", Some(depth))?)),
@@ -274,8 +273,8 @@ fn parse_go(args: &[&str], pos: &Position) -> Result<Command, String> {
             "searchmoves" => {
                 let start = i;
                 while i < args.len() && !GO_KEYWORDS.contains(&args[i]) {
-                    let m = pos
-                        .parse_move(args[i])
+                    let m = notation
+                        .parse(pos, args[i])
                         .map_err(|e| format!("go searchmoves: {e}"))?;
                     p.searchmoves.push(m);
                     i += 1;
@@ -299,72 +298,68 @@ fn number<T: std::str::FromStr>(key: &str, token: Option<&str>) -> Result<T, Str
         .map_err(|_| format!("{key}: '{t}' is not a number in range"))
 }
 
-/// The UCI front-end: the engine state, the searchers, and where answers
-/// go. The search runs on its own threads and sends its `info` and
-/// `bestmove` lines through a channel; they are written to `out` on this
-/// thread, by [`run`]'s loop as they come, and before every command.
+/// The UCI front-end: the engine state and where answers go. The search
+/// runs on its own threads and sends its events through a channel; they are
+/// formatted and written to `out` on this thread, by the reading loop as
+/// they come, and before every command.
 pub struct Uci<W: Write> {
     engine: Engine,
     out: W,
     /// Set by `debug on`; nothing prints extra information yet.
     debug: bool,
-    pool: SearchPool,
-    lines_tx: Sender<String>,
-    lines_rx: Receiver<String>,
+    events: Events,
 }
 
 impl<W: Write> Uci<W> {
     pub fn new(out: W) -> Self {
-        let engine = Engine::new();
-        let (lines_tx, lines_rx) = unbounded();
         Uci {
-            pool: SearchPool::new(engine.search_settings().hash_mb),
-            engine,
+            engine: Engine::new(),
             out,
             debug: false,
-            lines_tx,
-            lines_rx,
+            events: Events::default(),
         }
     }
 
-    /// The channel the search writes its lines to (for [`run`]'s loop).
-    pub fn search_lines(&self) -> Receiver<String> {
-        self.lines_rx.clone()
+    /// How moves are written: king-takes-rook castling under `UCI_Chess960`.
+    fn notation(&self) -> Notation {
+        if self.engine.chess960() {
+            Notation::Chess960
+        } else {
+            Notation::Fers
+        }
     }
 
-    /// Writes the lines the search has sent so far.
+    /// Writes the events the search has sent so far.
     pub fn drain_search_lines(&mut self) -> io::Result<()> {
-        while let Ok(line) = self.lines_rx.try_recv() {
-            writeln!(self.out, "{line}")?;
+        while let Some(r) = self.events.try_next() {
+            self.write_report(&r)?;
         }
         Ok(())
+    }
+
+    fn write_report(&mut self, r: &Report) -> io::Result<()> {
+        let line = format_event(&r.root, &r.event, self.notation());
+        writeln!(self.out, "{line}")
     }
 
     /// Waits until the running search (if any) has ended and written its
     /// `bestmove`. A search without a limit (`go infinite`, pondering) ends
     /// only after `stop` or `ponderhit`.
     pub fn wait_for_search(&mut self) -> io::Result<()> {
-        self.pool.wait();
+        self.engine.wait();
         self.drain_search_lines()
     }
 
     /// Stops a running search and waits for its `bestmove` (quit, end of input).
     pub fn finish(&mut self) -> io::Result<()> {
-        self.pool.stop();
+        self.engine.stop();
         self.wait_for_search()?;
         self.out.flush()
     }
 
     /// Is a search running?
     pub fn searching(&mut self) -> bool {
-        if self.pool.is_searching() {
-            // The result is collected here when the search has ended.
-            if self.pool.try_result().is_some() {
-                return false;
-            }
-            return true;
-        }
-        false
+        self.engine.searching()
     }
 
     pub fn engine(&self) -> &Engine {
@@ -399,7 +394,7 @@ impl<W: Write> Uci<W> {
     /// output failure (the GUI has gone away).
     pub fn handle_line(&mut self, line: &str) -> io::Result<Flow> {
         self.drain_search_lines()?;
-        let cmd = match parse_command(line, self.engine.position()) {
+        let cmd = match parse_command_in(line, self.engine.position(), self.notation()) {
             Ok(cmd) => cmd,
             Err(why) => {
                 self.error(why)?;
@@ -417,16 +412,11 @@ impl<W: Write> Uci<W> {
             Command::IsReady => self.send(UciMessage::ReadyOk)?,
             Command::UciNewGame => {
                 self.engine.new_game();
-                self.pool.clear_hash();
+                self.engine.clear_hash();
             }
             Command::SetOption { name, value } => {
                 match self.engine.set_option(&name, value.as_deref()) {
                     Ok(OptionEffect::None) => {}
-                    Ok(OptionEffect::Hash(mb)) => match self.pool.set_hash(mb) {
-                        Ok(()) => self.engine.set_hash_mb(mb),
-                        Err(e) => self.error(e)?,
-                    },
-                    Ok(OptionEffect::ClearHash) => self.pool.clear_hash(),
                     Ok(OptionEffect::Variant(v)) => {
                         let g = v.geometry;
                         self.info(format!(
@@ -457,7 +447,8 @@ impl<W: Write> Uci<W> {
                     None => StartPos::Start,
                 };
                 let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-                if let Err(e) = self.engine.set_position(start, &moves) {
+                let notation = self.notation();
+                if let Err(e) = self.engine.set_position_in(start, &moves, notation) {
                     self.error(e)?;
                 }
             }
@@ -466,10 +457,10 @@ impl<W: Write> Uci<W> {
             // `stop` is answered before the next command is read: the
             // search ends within milliseconds and its `bestmove` is written.
             Command::Stop => {
-                self.pool.stop();
+                self.engine.stop();
                 self.wait_for_search()?;
             }
-            Command::PonderHit => self.pool.ponderhit(),
+            Command::PonderHit => self.engine.ponderhit(),
             Command::Quit => {
                 self.finish()?;
                 return Ok(Flow::Quit);
@@ -516,33 +507,21 @@ impl<W: Write> Uci<W> {
                 .map(|&m| pos.move_to_uci(m))
                 .collect(),
         };
-        let s = self.engine.search_settings();
-        self.pool.options = SearchOptions {
-            threads: s.threads,
-            multipv: s.multipv,
-            move_overhead: s.move_overhead,
-            use_nnue: s.use_nnue,
-        };
-        let tx = self.lines_tx.clone();
-        let reporter: Reporter = Arc::new(move |line: &str| {
-            let _ = tx.send(line.to_string());
-        });
-        self.pool.go(self.engine.game(), limits, reporter);
+        let reporter = self.events.reporter(pos);
+        self.engine.go(limits, reporter);
         // Lines of a search that was stopped by this `go` come first.
         self.drain_search_lines()
     }
 
     /// `bench [depth]`: runs to the end on this thread (stops a search first).
     fn bench(&mut self, depth: Option<u32>) -> io::Result<()> {
-        self.pool.stop();
+        self.engine.stop();
         self.wait_for_search()?;
         let (tx, rx) = unbounded::<String>();
-        let reporter: Reporter = Arc::new(move |line: &str| {
+        let depth = depth.map(|d| d as i32).unwrap_or(crate::bench::BENCH_DEPTH);
+        crate::bench::run(depth, &move |line: &str| {
             let _ = tx.send(line.to_string());
         });
-        let depth = depth.map(|d| d as i32).unwrap_or(crate::bench::BENCH_DEPTH);
-        crate::bench::run(depth, &reporter);
-        drop(reporter);
         for line in rx.iter() {
             writeln!(self.out, "{line}")?;
         }
@@ -654,86 +633,91 @@ impl<W: Write> Uci<W> {
 
     /// `info string error: <why>`, on one printable line of bounded length.
     fn error(&mut self, why: impl Display) -> io::Result<()> {
-        let text = format!("error: {why}");
-        let mut clean: String = text
-            .chars()
-            .take(MAX_ERROR_CHARS)
-            .map(|c| if c.is_control() { '?' } else { c })
-            .collect();
-        if text.chars().nth(MAX_ERROR_CHARS).is_some() {
-            clean.push_str("...");
-        }
-        self.info(clean)
+        self.info(printable(&format!("error: {why}"), MAX_ERROR_CHARS))
     }
 }
 
-/// Runs the UCI loop until `quit` or the end of the input. Output is flushed
-/// after every command and every search line. Input that is not UTF-8 is
-/// read lossily (bad bytes become U+FFFD) rather than ending the loop.
-///
-/// A reader thread turns the input into lines on a crossbeam channel, so
-/// that this thread can write the search's lines while waiting for input
-/// (and answer `stop` or `isready` during a search at once). At the end of
-/// the input, as on `quit`, a running search is stopped and its `bestmove`
-/// written before returning.
-pub fn run<R: BufRead + Send + 'static, W: Write>(mut input: R, out: W) -> io::Result<()> {
-    let mut uci = Uci::new(out);
-    let (in_tx, in_rx) = unbounded::<Vec<u8>>();
-    std::thread::Builder::new()
-        .name("fers-input".into())
-        .spawn(move || {
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match input.read_until(b'\n', &mut buf) {
-                    // A broken input stream is the GUI going away: as EOF.
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        if in_tx.send(buf.clone()).is_err() {
-                            break;
-                        }
-                    }
-                }
+impl<W: Write> FrontEnd for Uci<W> {
+    fn handle_line(&mut self, line: &str) -> io::Result<Flow> {
+        Uci::handle_line(self, line)
+    }
+
+    fn on_report(&mut self, report: Report) -> io::Result<()> {
+        self.write_report(&report)
+    }
+
+    fn reports(&self) -> Receiver<Report> {
+        self.events.receiver()
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        Uci::finish(self)
+    }
+
+    fn internal_error(&mut self) -> io::Result<()> {
+        self.error("internal error (a bug): command ignored")
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Uci::flush(self)
+    }
+}
+
+/// A search event as a UCI line (`info ...`, `bestmove ...`); moves are
+/// written in `notation` from `root`, the position searched.
+pub fn format_event(root: &Position, event: &SearchEvent, notation: Notation) -> String {
+    let fmt = |p: &Position, m: Move| notation.format(p, m);
+    match event {
+        SearchEvent::Info(info) => format_info(root, info, notation),
+        SearchEvent::NoLegalMove { score } => format!("info depth 0 score {}", score_words(*score)),
+        SearchEvent::BestMove { best: None, .. } => "bestmove (none)".to_string(),
+        SearchEvent::BestMove {
+            best: Some(b),
+            ponder,
+        } => {
+            let mut line = format!("bestmove {}", fmt(root, *b));
+            if let Some(p) = ponder {
+                let mut next = root.clone();
+                next.play(*b);
+                line += &format!(" ponder {}", fmt(&next, *p));
             }
-        })?;
-    let search_rx = uci.search_lines();
-    loop {
-        let buf = crossbeam_channel::select! {
-            recv(search_rx) -> line => {
-                if let Ok(line) = line {
-                    if writeln!(uci.out, "{line}").and_then(|_| uci.flush()).is_err() {
-                        return Ok(());
-                    }
-                }
-                continue;
-            }
-            recv(in_rx) -> buf => match buf {
-                Ok(buf) => buf,
-                Err(_) => {
-                    // End of input: finish like `quit`.
-                    let _ = uci.finish();
-                    return Ok(());
-                }
-            },
-        };
-        let line = String::from_utf8_lossy(&buf);
-        // A last line of defence: no input should reach a panic (the fuzz
-        // tests check that without this net), but a bug in the engine must
-        // cost one command, not the game. The engine changes its state only
-        // after a request has been fully checked, so it is still valid here.
-        let flow = panic::catch_unwind(AssertUnwindSafe(|| uci.handle_line(&line)));
-        let flow = match flow {
-            Ok(flow) => flow,
-            Err(_) => uci
-                .error("internal error (a bug): command ignored")
-                .map(|_| Flow::Continue),
-        };
-        // An output error means the GUI has gone away: stop quietly.
-        match flow.and_then(|f| uci.flush().map(|_| f)) {
-            Ok(Flow::Continue) => {}
-            Ok(Flow::Quit) | Err(_) => return Ok(()),
+            line
         }
     }
+}
+
+fn format_info(root: &Position, i: &SearchInfo, notation: Notation) -> String {
+    let bound = match i.bound {
+        Bound::Exact => "",
+        Bound::Lower => " lowerbound",
+        Bound::Upper => " upperbound",
+    };
+    format!(
+        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} time {} pv {}",
+        i.depth,
+        i.seldepth,
+        i.multipv,
+        score_words(i.score),
+        i.nodes,
+        i.nps,
+        i.hashfull,
+        i.time_ms,
+        line_text(root, &i.pv, |p, m| notation.format(p, m))
+    )
+}
+
+/// `cp N` or `mate N` (N in moves, negative when mated).
+fn score_words(s: Score) -> String {
+    match s {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(plies) => format!("mate {}", Score::mate_moves(plies)),
+    }
+}
+
+/// Runs the UCI loop until `quit` or the end of the input (see
+/// [`crate::protocol::run`], which chooses the protocol by the first line).
+pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, out: W) -> io::Result<()> {
+    crate::protocol::run_with(input, Uci::new(out))
 }
 
 #[cfg(test)]
@@ -1129,6 +1113,47 @@ mod tests {
                 .any(|b| best.starts_with(b)),
             "{out}"
         );
+    }
+
+    #[test]
+    fn events_are_formatted_as_before() {
+        let root = start();
+        let e4 = root.parse_move("e2e4").expect("legal");
+        let mut next = root.clone();
+        next.play(e4);
+        let e5 = next.parse_move("e7e5").expect("legal");
+        let info = |score, bound| {
+            SearchEvent::Info(SearchInfo {
+                depth: 7,
+                seldepth: 11,
+                multipv: 2,
+                score,
+                bound,
+                nodes: 12345,
+                nps: 678,
+                hashfull: 9,
+                time_ms: 18,
+                pv: vec![e4, e5],
+            })
+        };
+        let f = |e: &SearchEvent| format_event(&root, e, Notation::Fers);
+        assert_eq!(
+            f(&info(Score::Cp(-31), Bound::Exact)),
+            "info depth 7 seldepth 11 multipv 2 score cp -31 nodes 12345 nps 678 \
+             hashfull 9 time 18 pv e2e4 e7e5"
+        );
+        assert!(f(&info(Score::Mate(3), Bound::Lower)).contains(" score mate 2 lowerbound nodes "));
+        assert!(
+            f(&info(Score::Mate(-4), Bound::Upper)).contains(" score mate -2 upperbound nodes ")
+        );
+        let none = SearchEvent::NoLegalMove {
+            score: Score::Mate(0),
+        };
+        assert_eq!(f(&none), "info depth 0 score mate 0");
+        let best = |best, ponder| SearchEvent::BestMove { best, ponder };
+        assert_eq!(f(&best(Some(e4), Some(e5))), "bestmove e2e4 ponder e7e5");
+        assert_eq!(f(&best(Some(e4), None)), "bestmove e2e4");
+        assert_eq!(f(&best(None, None)), "bestmove (none)");
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! ponder, MultiPV, searchmoves, and a property test of `go` parameters.
 
 use fers_core::{variant, Game, MoveList, Position};
-use fers_engine::{Limits, Reporter, SearchPool};
+use fers_engine::notation::Notation;
+use fers_engine::uci::format_event;
+use fers_engine::{Limits, Reporter, SearchEvent, SearchPool, SearchResult};
 use parking_lot::Mutex;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -11,12 +13,31 @@ fn game(fen: &str) -> Game {
     Game::new(Position::from_fen(variant::chess(), fen).unwrap())
 }
 
-fn collector() -> (Reporter, Arc<Mutex<Vec<String>>>) {
+/// A reporter that writes the events of a search of `g` as UCI lines.
+fn collector_for(g: &Game) -> (Reporter, Arc<Mutex<Vec<String>>>) {
     let lines = Arc::new(Mutex::new(Vec::new()));
     let l2 = lines.clone();
+    let root = g.position().clone();
     (
-        Arc::new(move |s: &str| l2.lock().push(s.to_string())),
+        Arc::new(move |e: &SearchEvent| l2.lock().push(format_event(&root, e, Notation::Fers))),
         lines,
+    )
+}
+
+/// The best move of a result in UCI notation.
+fn best_text(g: &Game, r: &SearchResult) -> Option<String> {
+    r.best.map(|m| g.position().move_to_uci(m))
+}
+
+/// The `bestmove` line of a result.
+fn bestmove_line(g: &Game, r: &SearchResult) -> String {
+    format_event(
+        g.position(),
+        &SearchEvent::BestMove {
+            best: r.best,
+            ponder: r.ponder,
+        },
+        Notation::Fers,
     )
 }
 
@@ -78,7 +99,7 @@ fn go_mate_finds_mates() {
     let mut pool = SearchPool::new(16);
     for &(fen, n, best) in MATES {
         let g = game(fen);
-        let (rep, lines) = collector();
+        let (rep, lines) = collector_for(&g);
         let limits = Limits {
             mate: Some(n),
             ..Default::default()
@@ -92,13 +113,12 @@ fn go_mate_finds_mates() {
             "{fen}: expected mate {n}, got '{last}'"
         );
         if let Some(b) = best {
-            assert_eq!(r.best_text.as_deref(), Some(b), "{fen}");
+            assert_eq!(best_text(&g, &r).as_deref(), Some(b), "{fen}");
         }
         // The PV really mates: play it out.
         let mut pos = g.position().clone();
-        for m in &r.pv {
-            let mv = pos.parse_move(m).unwrap();
-            pos.play(mv);
+        for &m in &r.pv {
+            pos.play(m);
         }
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
@@ -167,7 +187,7 @@ fn tactics_at_fixed_depth() {
     let mut failed = Vec::new();
     for &(fen, bm) in TACTICS {
         let g = game(fen);
-        let (rep, lines) = collector();
+        let (rep, lines) = collector_for(&g);
         let limits = Limits {
             depth: Some(12),
             ..Default::default()
@@ -175,10 +195,11 @@ fn tactics_at_fixed_depth() {
         pool.clear_hash();
         let r = pool.search_sync(&g, limits, rep);
         assert_pvs_legal(&g, &lines.lock());
-        if r.best_text.as_deref() != Some(bm) {
+        if best_text(&g, &r).as_deref() != Some(bm) {
             failed.push(format!(
                 "{fen}: expected {bm}, got {:?} ({})",
-                r.best_text, r.score
+                best_text(&g, &r),
+                r.score
             ));
         }
     }
@@ -218,7 +239,7 @@ fn stop_during_go_infinite_is_prompt() {
     for threads in [1, 2] {
         pool.options.threads = threads;
         let g = game("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
-        let (rep, lines) = collector();
+        let (rep, lines) = collector_for(&g);
         pool.go(
             &g,
             Limits {
@@ -248,7 +269,7 @@ fn go_infinite_with_a_finished_search_waits_for_stop() {
     // Mate in one is found at once; go infinite still waits for stop.
     let mut pool = SearchPool::new(16);
     let g = game(MATES[0].0);
-    let (rep, lines) = collector();
+    let (rep, lines) = collector_for(&g);
     pool.go(
         &g,
         Limits {
@@ -272,7 +293,7 @@ fn two_threads_give_legal_results() {
     pool.options.threads = 2;
     for &(fen, _) in TACTICS.iter().take(6) {
         let g = game(fen);
-        let (rep, lines) = collector();
+        let (rep, lines) = collector_for(&g);
         let r = pool.search_sync(
             &g,
             Limits {
@@ -281,14 +302,14 @@ fn two_threads_give_legal_results() {
             },
             rep,
         );
-        assert_legal_bestmove(&g, &r.bestmove_line());
+        assert_legal_bestmove(&g, &bestmove_line(&g, &r));
         assert_pvs_legal(&g, &lines.lock());
         assert!(r.nodes > 0);
     }
     // And on the clock, from the start position and a few moves in.
     let mut g = Game::new(Position::startpos(variant::chess()));
     for _ in 0..6 {
-        let (rep, lines) = collector();
+        let (rep, lines) = collector_for(&g);
         pool.go(
             &g,
             Limits {
@@ -312,7 +333,7 @@ fn two_threads_give_legal_results() {
 fn ponder_then_ponderhit_then_bestmove() {
     let mut pool = SearchPool::new(16);
     let g = game("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
-    let (rep, lines) = collector();
+    let (rep, lines) = collector_for(&g);
     pool.go(
         &g,
         Limits {
@@ -338,7 +359,7 @@ fn ponder_then_ponderhit_then_bestmove() {
     pool.wait();
 
     // Ponder miss: stop ends the ponder search at once.
-    let (rep, lines) = collector();
+    let (rep, lines) = collector_for(&g);
     pool.go(
         &g,
         Limits {
@@ -365,7 +386,7 @@ fn no_legal_move_gives_bestmove_none() {
         "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
     ] {
         let g = game(fen);
-        let (rep, lines) = collector();
+        let (rep, lines) = collector_for(&g);
         pool.go(&g, Limits::default(), rep);
         let bm = wait_for_bestmove(&lines, Duration::from_secs(2)).unwrap();
         assert_eq!(bm, "bestmove (none)");
@@ -378,7 +399,7 @@ fn multipv_and_searchmoves() {
     let mut pool = SearchPool::new(16);
     pool.options.multipv = 3;
     let g = Game::new(Position::startpos(variant::chess()));
-    let (rep, lines) = collector();
+    let (rep, lines) = collector_for(&g);
     pool.search_sync(
         &g,
         Limits {
@@ -411,7 +432,7 @@ fn multipv_and_searchmoves() {
     }
 
     pool.options.multipv = 1;
-    let (rep, _lines) = collector();
+    let (rep, _lines) = collector_for(&g);
     let r = pool.search_sync(
         &g,
         Limits {
@@ -421,7 +442,7 @@ fn multipv_and_searchmoves() {
         },
         rep,
     );
-    let b = r.best_text.unwrap();
+    let b = best_text(&g, &r).unwrap();
     assert!(b == "a2a3" || b == "h2h3", "{b}");
 }
 
@@ -435,7 +456,7 @@ fn repetition_with_the_game_history_is_a_draw() {
         g.play_str(m).unwrap();
     }
     let mut pool = SearchPool::new(16);
-    let (rep, lines) = collector();
+    let (rep, lines) = collector_for(&g);
     let r = pool.search_sync(
         &g,
         Limits {
@@ -445,11 +466,11 @@ fn repetition_with_the_game_history_is_a_draw() {
         rep,
     );
     assert_pvs_legal(&g, &lines.lock());
-    assert_eq!(r.best_text.as_deref(), Some("g1f3"));
+    assert_eq!(best_text(&g, &r).as_deref(), Some("g1f3"));
     assert_eq!(r.score, 0);
     // Without the history the same position is simply lost.
     let fresh = Game::new(g.position().clone());
-    let (rep, _l) = collector();
+    let (rep, _l) = collector_for(&g);
     let r = pool.search_sync(
         &fresh,
         Limits {
@@ -467,7 +488,7 @@ fn fifty_move_rule_inside_the_tree() {
     // draws; the score must be (near) a draw, not a queen up for Black.
     let g = game("k7/8/8/8/8/1q6/8/6NK b - - 99 80");
     let mut pool = SearchPool::new(16);
-    let (rep, _l) = collector();
+    let (rep, _l) = collector_for(&g);
     let r = pool.search_sync(
         &g,
         Limits {
@@ -484,7 +505,7 @@ fn fifty_move_rule_inside_the_tree() {
 fn node_and_depth_limits() {
     let mut pool = SearchPool::new(16);
     let g = Game::new(Position::startpos(variant::chess()));
-    let (rep, _l) = collector();
+    let (rep, _l) = collector_for(&g);
     let r = pool.search_sync(
         &g,
         Limits {
@@ -494,7 +515,7 @@ fn node_and_depth_limits() {
         rep,
     );
     assert!(r.nodes <= 6000, "{}", r.nodes);
-    let (rep, _l) = collector();
+    let (rep, _l) = collector_for(&g);
     let r = pool.search_sync(
         &g,
         Limits {
@@ -556,7 +577,7 @@ fn go_parameters_property() {
         words.extend(["movetime", "50"]);
         threads_and_multipv(&mut pool, rnd(3) as usize + 1, rnd(3) as usize + 1);
         let limits = Limits::parse_go(&words);
-        let (rep, lines) = collector();
+        let (rep, lines) = collector_for(&g);
         let t = Instant::now();
         pool.go(&g, limits, rep);
         let bm = wait_for_bestmove(&lines, Duration::from_secs(3))
@@ -616,9 +637,10 @@ fn parse_go_words() {
 #[test]
 fn clearing_the_hash_drops_the_learnt_tables() {
     let search = |pool: &mut SearchPool, fen: &str| {
-        let (rep, _l) = collector();
+        let g = game(fen);
+        let (rep, _l) = collector_for(&g);
         pool.search_sync(
-            &game(fen),
+            &g,
             Limits {
                 depth: Some(8),
                 ..Default::default()
