@@ -10,11 +10,13 @@
 //! of `fers-bench`.
 
 pub mod adjudication;
+pub mod book_cli;
 pub mod engine;
 pub mod match_cli;
 pub mod openings;
 pub mod perft_compare;
 pub mod pgn;
+pub mod pgn_games;
 pub mod process;
 pub mod referee;
 pub mod san;

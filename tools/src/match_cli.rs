@@ -70,7 +70,7 @@ pub const USAGE: &str = "\
 usage: fers-match -engine cmd=CMD [name=NAME] [proto=uci|xboard] [option.X=Y] ... -engine ...
                   [-each KEY=VALUE ...] [-variant NAME] [-variantfile FILE]
                   [-games N] [-rounds N] [-repeat [N]] [-concurrency N]
-                  [-openings file=FILE [format=epd|fen|pgn|polyglot] [order=sequential|random] [start=N] [plies=N]]
+                  [-openings file=FILE [format=epd|fen|pgn|polyglot|fers] [order=sequential|random] [start=N] [plies=N]]
                   [-pgnout FILE] [-sprt elo0=E0 elo1=E1 alpha=A beta=B]
                   [-resign movecount=N score=CP [twosided=true]]
                   [-draw movenumber=N movecount=N score=CP] [-maxmoves N]
@@ -425,14 +425,16 @@ pub fn build(m: &MatchArgs) -> Result<(TournamentConfig, Vec<String>), CliError>
                 None if file.ends_with(".epd") => Format::Epd,
                 None if file.ends_with(".pgn") => Format::Pgn,
                 None if file.ends_with(".bin") => Format::Polyglot,
+                None if openings::is_fers_book(std::path::Path::new(file)) => Format::FersBook,
                 None => Format::Fen,
                 Some("epd") => Format::Epd,
                 Some("fen") => Format::Fen,
                 Some("pgn") => Format::Pgn,
                 Some("polyglot") => Format::Polyglot,
+                Some("fers") => Format::FersBook,
                 Some(f) => {
                     return Err(CliError::Openings(format!(
-                        "unsupported format '{f}' (epd, fen, pgn or polyglot)"
+                        "unsupported format '{f}' (epd, fen, pgn, polyglot or fers)"
                     )))
                 }
             };
@@ -454,6 +456,10 @@ pub fn build(m: &MatchArgs) -> Result<(TournamentConfig, Vec<String>), CliError>
                 // Exits are random (seeded by -srand) whatever the order.
                 let plies = plies.unwrap_or(openings::DEFAULT_BOOK_PLIES);
                 openings::load_polyglot(path, variant, plies, m.seed)
+                    .map_err(|e| CliError::Openings(e.to_string()))?
+            } else if format == Format::FersBook {
+                let plies = plies.unwrap_or(openings::DEFAULT_BOOK_PLIES);
+                openings::load_fers_book(path, variant, plies, m.seed)
                     .map_err(|e| CliError::Openings(e.to_string()))?
             } else {
                 let positions = openings::load(path, format, variant, plies)

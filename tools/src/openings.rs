@@ -6,6 +6,7 @@
 //! up to `plies` book moves from the start, chosen by weight, seeded).
 
 use crate::san::to_san;
+use fers_book::fers::{FersBook, FersBookError};
 use fers_book::polyglot::{Book, BookError};
 use fers_core::variant::Variant;
 use fers_core::{Game, Move, MoveList, Position};
@@ -14,6 +15,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The file format (`format=epd|fen`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +29,8 @@ pub enum Format {
     Pgn,
     /// A Polyglot `.bin` book: random exits of `plies` book moves.
     Polyglot,
+    /// A fers book (any variant): random exits of `plies` book moves.
+    FersBook,
 }
 
 /// The order positions are served in (`order=sequential|random`).
@@ -50,6 +54,7 @@ pub enum OpeningsError {
     },
     Empty(PathBuf),
     Book(BookError),
+    FersBook(FersBookError),
     /// The book has no move in the start position.
     NoStart(PathBuf),
 }
@@ -65,6 +70,7 @@ impl fmt::Display for OpeningsError {
             }
             OpeningsError::Empty(file) => write!(f, "{}: no positions", file.display()),
             OpeningsError::Book(e) => write!(f, "{e}"),
+            OpeningsError::FersBook(e) => write!(f, "{e}"),
             OpeningsError::NoStart(file) => write!(
                 f,
                 "{}: the book has no move in the start position",
@@ -122,7 +128,7 @@ pub fn parse(
         let fen = match format {
             Format::Epd => epd_to_fen(line).ok_or_else(|| err("not an EPD line".into()))?,
             // Polyglot books are read by `load_polyglot`.
-            Format::Fen | Format::Pgn | Format::Polyglot => line.to_string(),
+            Format::Fen | Format::Pgn | Format::Polyglot | Format::FersBook => line.to_string(),
         };
         let pos = Position::from_fen(variant, &fen).map_err(|e| err(format!("{e}")))?;
         if let Some(o) = Game::new(pos.clone()).outcome() {
@@ -157,7 +163,7 @@ pub fn find_san(pos: &Position, token: &str) -> Option<Move> {
 
 /// Removes comments (`{...}`, `;` to the end of the line), variations
 /// (`(...)`, nested) and NAGs (`$n`) from movetext.
-fn strip_movetext(text: &str) -> String {
+pub fn strip_movetext(text: &str) -> String {
     let mut out = String::new();
     let (mut depth, mut in_brace, mut in_line) = (0usize, false, false);
     for c in text.chars() {
@@ -319,7 +325,7 @@ pub fn load_polyglot(
         order: vec![0],
         next: 0,
         exits: Some(Exits {
-            book,
+            book: ExitBook::Polyglot(book),
             variant,
             plies,
             rng: StdRng::seed_from_u64(seed),
@@ -327,10 +333,57 @@ pub fn load_polyglot(
     })
 }
 
+/// Reads a fers book (any variant) for random exits of at most `plies`
+/// moves from the variant's start position.
+pub fn load_fers_book(
+    file: &Path,
+    variant: &'static Variant,
+    plies: usize,
+    seed: u64,
+) -> Result<OpeningBook, OpeningsError> {
+    let book = FersBook::open(file).map_err(OpeningsError::FersBook)?;
+    let start = Position::startpos(variant);
+    if book
+        .moves(&start)
+        .map_err(OpeningsError::FersBook)?
+        .is_empty()
+    {
+        return Err(OpeningsError::NoStart(file.to_path_buf()));
+    }
+    Ok(OpeningBook {
+        positions: vec![start],
+        order: vec![0],
+        next: 0,
+        exits: Some(Exits {
+            book: ExitBook::Fers(Arc::new(book)),
+            variant,
+            plies,
+            rng: StdRng::seed_from_u64(seed),
+        }),
+    })
+}
+
+/// Whether a file starts like a fers book.
+pub fn is_fers_book(file: &Path) -> bool {
+    use std::io::Read;
+    let mut first = [0u8; 8];
+    std::fs::File::open(file)
+        .and_then(|mut f| f.read_exact(&mut first))
+        .is_ok()
+        && fers_book::fers::is_fers_book(&first)
+}
+
+/// The book random exits come from.
+#[derive(Clone, Debug)]
+enum ExitBook {
+    Polyglot(Book),
+    Fers(Arc<FersBook>),
+}
+
 /// The source of random book exits.
 #[derive(Clone, Debug)]
 struct Exits {
-    book: Book,
+    book: ExitBook,
     variant: &'static Variant,
     plies: usize,
     rng: StdRng,
@@ -379,8 +432,17 @@ impl OpeningBook {
     /// Polyglot book, a new random exit.
     pub fn next_position(&mut self) -> Position {
         if let Some(x) = &mut self.exits {
-            return match x.book.random_exit(x.variant, x.plies, &mut x.rng) {
-                Ok(e) => e.position,
+            let exit = match &x.book {
+                ExitBook::Polyglot(b) => b
+                    .random_exit(x.variant, x.plies, &mut x.rng)
+                    .map(|e| e.position)
+                    .map_err(|e| e.to_string()),
+                ExitBook::Fers(b) => b
+                    .random_exit(x.variant, x.plies, &mut x.rng)
+                    .map_err(|e| e.to_string()),
+            };
+            return match exit {
+                Ok(p) => p,
                 // The variant was checked on loading.
                 Err(_) => Position::startpos(x.variant),
             };
