@@ -1,13 +1,43 @@
 //! Search tests through the library API: mates, tactics, stop, threads,
 //! ponder, MultiPV, searchmoves, and a property test of `go` parameters.
+//!
+//! Timing. The tests that bound a wall-clock time (`stop`, `ponderhit`, a
+//! clock, `movetime`) run one at a time with no other search of this binary
+//! beside them: each takes [`timing`], the write side of a lock whose read
+//! side every other searching test takes ([`untimed`]). The machine may
+//! still be loaded by other processes (2 shared cores), so the bounds are
+//! generous multiples of what the engine needs: they separate "ends when
+//! told" from "does not end", not fast from slow. The real latency, `stop`
+//! to `bestmove` over the UCI pipe, is a benchmark: `fers-bench latency`
+//! (docs/search.md has the figures).
 
 use fers_core::{variant, Game, MoveList, Position};
 use fers_engine::notation::Notation;
 use fers_engine::uci::format_event;
 use fers_engine::{Limits, Reporter, SearchEvent, SearchPool, SearchResult};
-use parking_lot::Mutex;
+use parking_lot::{Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+static SEARCHES: RwLock<()> = RwLock::new(());
+
+/// Held by a test that asserts a wall-clock bound: no other search of this
+/// binary runs meanwhile.
+fn timing() -> RwLockWriteGuard<'static, ()> {
+    SEARCHES.write()
+}
+
+/// Held by every other searching test: they run in parallel with each
+/// other, never beside a timing test.
+fn untimed() -> RwLockReadGuard<'static, ()> {
+    SEARCHES.read()
+}
+
+/// How long a bestmove may take after `stop` (or after `ponderhit`, whose
+/// budget at 1 s on the clock is 150 ms) in these tests. The engine needs
+/// well under a millisecond (`fers-bench latency`); a search that ignored
+/// `stop` would never end.
+const AFTER_STOP: Duration = Duration::from_secs(2);
 
 fn game(fen: &str) -> Game {
     Game::new(Position::from_fen(variant::chess(), fen).unwrap())
@@ -96,6 +126,7 @@ const MATES: &[(&str, u32, Option<&str>)] = &[
 
 #[test]
 fn go_mate_finds_mates() {
+    let _serial = untimed();
     let mut pool = SearchPool::new(16);
     for &(fen, n, best) in MATES {
         let g = game(fen);
@@ -183,6 +214,7 @@ const TACTICS: &[(&str, &str)] = &[
 
 #[test]
 fn tactics_at_fixed_depth() {
+    let _serial = untimed();
     let mut pool = SearchPool::new(32);
     let mut failed = Vec::new();
     for &(fen, bm) in TACTICS {
@@ -217,6 +249,20 @@ fn wait_for_bestmove(lines: &Arc<Mutex<Vec<String>>>, timeout: Duration) -> Opti
     None
 }
 
+/// The largest `time` (ms since the search started, as the engine counts
+/// it) of the info lines.
+fn reported_time_ms(lines: &[String]) -> u64 {
+    lines
+        .iter()
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let i = w.iter().position(|&x| x == "time")?;
+            w.get(i + 1)?.parse().ok()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 fn assert_legal_bestmove(g: &Game, line: &str) {
     let mut w = line.split_whitespace();
     assert_eq!(w.next(), Some("bestmove"));
@@ -235,6 +281,7 @@ fn assert_legal_bestmove(g: &Game, line: &str) {
 
 #[test]
 fn stop_during_go_infinite_is_prompt() {
+    let _serial = timing();
     let mut pool = SearchPool::new(16);
     for threads in [1, 2] {
         pool.options.threads = threads;
@@ -255,9 +302,9 @@ fn stop_during_go_infinite_is_prompt() {
         );
         let t = Instant::now();
         pool.stop();
-        let bm = wait_for_bestmove(&lines, Duration::from_secs(2)).expect("bestmove after stop");
+        let bm = wait_for_bestmove(&lines, 2 * AFTER_STOP).expect("bestmove after stop");
         let took = t.elapsed();
-        assert!(took < Duration::from_millis(100), "stop took {took:?}");
+        assert!(took < AFTER_STOP, "stop took {took:?} with {threads} threads");
         assert_legal_bestmove(&g, &bm);
         assert_pvs_legal(&g, &lines.lock());
         pool.wait();
@@ -266,6 +313,7 @@ fn stop_during_go_infinite_is_prompt() {
 
 #[test]
 fn go_infinite_with_a_finished_search_waits_for_stop() {
+    let _serial = timing();
     // Mate in one is found at once; go infinite still waits for stop.
     let mut pool = SearchPool::new(16);
     let g = game(MATES[0].0);
@@ -282,13 +330,14 @@ fn go_infinite_with_a_finished_search_waits_for_stop() {
     std::thread::sleep(Duration::from_millis(200));
     assert!(!lines.lock().iter().any(|l| l.starts_with("bestmove")));
     pool.stop();
-    let bm = wait_for_bestmove(&lines, Duration::from_secs(2)).unwrap();
+    let bm = wait_for_bestmove(&lines, AFTER_STOP).unwrap();
     assert_eq!(bm, "bestmove h5f7");
     pool.wait();
 }
 
 #[test]
 fn two_threads_give_legal_results() {
+    let _serial = timing();
     let mut pool = SearchPool::new(16);
     pool.options.threads = 2;
     for &(fen, _) in TACTICS.iter().take(6) {
@@ -321,8 +370,13 @@ fn two_threads_give_legal_results() {
             },
             rep,
         );
-        let bm = wait_for_bestmove(&lines, Duration::from_secs(3)).expect("bestmove in time");
+        // The hard budget at 2 s + 20 ms is 500 ms; 3 s of wall clock more
+        // than the whole clock is still "in time" on a loaded machine, and
+        // the search time the engine reports must stay within the clock.
+        let bm = wait_for_bestmove(&lines, Duration::from_secs(5)).expect("bestmove in time");
         pool.wait();
+        let used = reported_time_ms(&lines.lock());
+        assert!(used < 2000, "the engine reports {used} ms on a 2 s clock");
         assert_legal_bestmove(&g, &bm);
         assert_pvs_legal(&g, &lines.lock());
         g.play_str(bm.split_whitespace().nth(1).unwrap()).unwrap();
@@ -331,6 +385,7 @@ fn two_threads_give_legal_results() {
 
 #[test]
 fn ponder_then_ponderhit_then_bestmove() {
+    let _serial = timing();
     let mut pool = SearchPool::new(16);
     let g = game("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
     let (rep, lines) = collector_for(&g);
@@ -349,12 +404,8 @@ fn ponder_then_ponderhit_then_bestmove() {
     assert!(!lines.lock().iter().any(|l| l.starts_with("bestmove")));
     let t = Instant::now();
     pool.ponderhit();
-    let bm = wait_for_bestmove(&lines, Duration::from_secs(2)).expect("bestmove after ponderhit");
-    assert!(
-        t.elapsed() < Duration::from_millis(900),
-        "{:?}",
-        t.elapsed()
-    );
+    let bm = wait_for_bestmove(&lines, 2 * AFTER_STOP).expect("bestmove after ponderhit");
+    assert!(t.elapsed() < AFTER_STOP, "{:?}", t.elapsed());
     assert_legal_bestmove(&g, &bm);
     pool.wait();
 
@@ -372,13 +423,14 @@ fn ponder_then_ponderhit_then_bestmove() {
     );
     std::thread::sleep(Duration::from_millis(100));
     pool.stop();
-    let bm = wait_for_bestmove(&lines, Duration::from_millis(500)).expect("bestmove after stop");
+    let bm = wait_for_bestmove(&lines, AFTER_STOP).expect("bestmove after stop");
     assert_legal_bestmove(&g, &bm);
     pool.wait();
 }
 
 #[test]
 fn no_legal_move_gives_bestmove_none() {
+    let _serial = timing();
     let mut pool = SearchPool::new(1);
     // Checkmated and stalemated sides.
     for fen in [
@@ -388,7 +440,7 @@ fn no_legal_move_gives_bestmove_none() {
         let g = game(fen);
         let (rep, lines) = collector_for(&g);
         pool.go(&g, Limits::default(), rep);
-        let bm = wait_for_bestmove(&lines, Duration::from_secs(2)).unwrap();
+        let bm = wait_for_bestmove(&lines, 2 * AFTER_STOP).unwrap();
         assert_eq!(bm, "bestmove (none)");
         pool.wait();
     }
@@ -396,6 +448,7 @@ fn no_legal_move_gives_bestmove_none() {
 
 #[test]
 fn multipv_and_searchmoves() {
+    let _serial = untimed();
     let mut pool = SearchPool::new(16);
     pool.options.multipv = 3;
     let g = Game::new(Position::startpos(variant::chess()));
@@ -448,6 +501,7 @@ fn multipv_and_searchmoves() {
 
 #[test]
 fn repetition_with_the_game_history_is_a_draw() {
+    let _serial = untimed();
     // White (knight against queen) is lost, but Nf3 repeats a position of
     // the game: the search must see that draw and take it.
     let mut g =
@@ -484,6 +538,7 @@ fn repetition_with_the_game_history_is_a_draw() {
 
 #[test]
 fn fifty_move_rule_inside_the_tree() {
+    let _serial = untimed();
     // Black is a queen up but the half-move clock is at 99: any quiet move
     // draws; the score must be (near) a draw, not a queen up for Black.
     let g = game("k7/8/8/8/8/1q6/8/6NK b - - 99 80");
@@ -503,6 +558,7 @@ fn fifty_move_rule_inside_the_tree() {
 
 #[test]
 fn node_and_depth_limits() {
+    let _serial = untimed();
     let mut pool = SearchPool::new(16);
     let g = Game::new(Position::startpos(variant::chess()));
     let (rep, _l) = collector_for(&g);
@@ -531,6 +587,7 @@ fn node_and_depth_limits() {
 /// values) always end with a legal bestmove in bounded time.
 #[test]
 fn go_parameters_property() {
+    let _serial = timing();
     let mut pool = SearchPool::new(8);
     let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut rnd = |n: u64| {
@@ -580,12 +637,15 @@ fn go_parameters_property() {
         let (rep, lines) = collector_for(&g);
         let t = Instant::now();
         pool.go(&g, limits, rep);
-        let bm = wait_for_bestmove(&lines, Duration::from_secs(3))
+        // `movetime 50` (or less) bounds every search: 3 s of wall clock
+        // separates "ends by itself" from "does not end" on a loaded machine.
+        let bm = wait_for_bestmove(&lines, Duration::from_secs(6))
             .unwrap_or_else(|| panic!("no bestmove for go {}", words.join(" ")));
         assert!(
-            t.elapsed() < Duration::from_millis(1500),
-            "go {}",
-            words.join(" ")
+            t.elapsed() < Duration::from_secs(3),
+            "go {}: {:?}",
+            words.join(" "),
+            t.elapsed()
         );
         pool.wait();
         assert_legal_bestmove(&g, &bm);
@@ -636,6 +696,7 @@ fn parse_go_words() {
 /// search node for node.
 #[test]
 fn clearing_the_hash_drops_the_learnt_tables() {
+    let _serial = untimed();
     let search = |pool: &mut SearchPool, fen: &str| {
         let g = game(fen);
         let (rep, _l) = collector_for(&g);

@@ -1,11 +1,15 @@
-//! Search speed: `fers bench` against `fairy-stockfish bench`, run one after
-//! the other on the same machine, compared by nodes per second. Each engine
-//! searches its own fixed position set to a fixed depth with one thread, so
-//! the node counts differ; the nps ratio is the number that is tracked.
+//! Search speed, like for like: `fers bench D`, `fairy-stockfish bench` and
+//! `stockfish bench` run one after the other on the same machine, all three
+//! on fers's bench positions (written to a FEN file for the other two:
+//! Stockfish's `bench [hash] [threads] [limit] [fenFile] [limitType]`) at
+//! the same depth, with one thread and 16 MB. Each reports the nodes it
+//! needed to reach the depth, the time it took, and nodes per second: a
+//! less selective search inflates nps, so the nodes and the time to depth
+//! are compared too.
 //!
-//! Both engines end their bench with the Stockfish summary
-//! (`Nodes searched  : N`, `Nodes/second    : M`); fers also prints
-//! `N nodes M nps` (OpenBench's line). Either is read.
+//! The engines end their bench with the Stockfish summary
+//! (`Total time (ms) : T`, `Nodes searched  : N`, `Nodes/second    : M`);
+//! fers also prints `N nodes M nps` (OpenBench's line). Either is read.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -19,6 +23,12 @@ pub struct BenchResult {
     pub nps: u64,
     /// Wall time of the whole run, process start included.
     pub seconds: f64,
+    /// The search time the engine reports (`Total time (ms)`), or the wall
+    /// time when it reports none.
+    pub search_ms: u64,
+    /// How many positions it searched: Stockfish's `Position: i/n` lines
+    /// (on stderr), or fers's `info string position i ...` lines.
+    pub positions: usize,
 }
 
 /// A bench that could not be run or read.
@@ -64,6 +74,19 @@ impl std::error::Error for BenchError {}
 fn field(line: &str, label: &str) -> Option<u64> {
     let rest = line.trim().strip_prefix(label)?;
     rest.trim().strip_prefix(':')?.trim().parse().ok()
+}
+
+/// The positions a bench's output names: `Position: i/n` (Stockfish) or
+/// `info string position i ...` (fers).
+pub fn count_positions(text: &str) -> usize {
+    text.lines()
+        .filter(|l| l.starts_with("Position: ") || l.starts_with("info string position "))
+        .count()
+}
+
+/// The `Total time (ms)` of a bench's output (the last one).
+pub fn parse_bench_time(text: &str) -> Option<u64> {
+    text.lines().rev().find_map(|l| field(l, "Total time (ms)"))
 }
 
 /// Reads the summary of a bench's output (the last one if there are several).
@@ -127,7 +150,33 @@ pub fn run_bench(cmd: &Path, args: &[String]) -> Result<BenchResult, BenchError>
         nodes,
         nps,
         seconds,
+        search_ms: parse_bench_time(&text).unwrap_or((seconds * 1000.0) as u64),
+        positions: count_positions(&text),
     })
+}
+
+/// Writes fers's bench positions (`fers_engine::bench::POSITIONS`) to
+/// `path`, one FEN a line, for Stockfish-style `bench ... FILE depth`.
+pub fn write_fen_file(path: &Path) -> std::io::Result<()> {
+    let mut text = String::new();
+    for fen in fers_engine::bench::POSITIONS {
+        text.push_str(fen);
+        text.push('\n');
+    }
+    std::fs::write(path, text)
+}
+
+/// The arguments of a Stockfish-style bench (Stockfish, Fairy-Stockfish) on
+/// a FEN file at a fixed depth, one thread, 16 MB.
+pub fn stockfish_bench_args(depth: u32, fen_file: &Path) -> Vec<String> {
+    vec![
+        "bench".into(),
+        "16".into(),
+        "1".into(),
+        depth.to_string(),
+        fen_file.display().to_string(),
+        "depth".into(),
+    ]
 }
 
 /// The `fers` binary next to the running tool (both are built into the
@@ -173,5 +222,19 @@ mod tests {
         assert_eq!(parse_bench_output(fers), Some((5000, 500_000)));
         assert_eq!(parse_bench_output("123 nodes 456 nps"), Some((123, 456)));
         assert_eq!(parse_bench_output("nothing here"), None);
+        assert_eq!(parse_bench_time(fsf), Some(747));
+        assert_eq!(parse_bench_time(fers), Some(10));
+        assert_eq!(parse_bench_time("123 nodes 456 nps"), None);
+        assert_eq!(count_positions(fers), 1);
+        assert_eq!(
+            count_positions("Position: 1/2 (x)\ninfo\nPosition: 2/2 (y)\n"),
+            2
+        );
+    }
+
+    #[test]
+    fn stockfish_bench_arguments_name_the_file_and_depth() {
+        let args = stockfish_bench_args(11, Path::new("/tmp/x.epd"));
+        assert_eq!(args, ["bench", "16", "1", "11", "/tmp/x.epd", "depth"]);
     }
 }

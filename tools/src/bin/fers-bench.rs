@@ -21,10 +21,17 @@
 //! Capablanca chess (10x8, archbishop and chancellor), defined for fers in
 //! its variant-file format. Fairy-Stockfish's counts are the reference.
 //!
-//! `fers-bench search [--repeat N] [--depth D] [--fsf-depth D]` compares
-//! search speed: `fers bench` against `fairy-stockfish bench` (one thread,
-//! each engine's own position set at a fixed depth), nodes per second and
-//! their ratio (`fers_tools::search_bench`).
+//! `fers-bench search [--repeat N] [--depth D]` compares search speed like
+//! for like: `fers bench D`, `fairy-stockfish bench 16 1 D FILE depth` and
+//! `stockfish bench 16 1 D FILE depth`, all on fers's 16 bench positions
+//! (FILE) at the same depth with one thread; it prints nodes to depth, time
+//! to depth and nodes per second, and fers's ratio to each
+//! (`fers_tools::search_bench`).
+//!
+//! `fers-bench latency [--repeat N] [--think MS]` measures how long fers
+//! takes from `stop` to `bestmove` over its UCI pipe (the figure that the
+//! engine's tests no longer assert in wall-clock time): `go infinite` on
+//! each bench position with 1 and 2 threads, `stop` after `--think` ms.
 
 use clap::{value_parser, Arg, ArgAction, Command};
 use fers_core::variant::{self, Variant};
@@ -143,9 +150,28 @@ fn fsf_arg() -> Arg {
     )
 }
 
+/// `--fers PATH`.
+fn fers_arg() -> Arg {
+    Arg::new("fers")
+        .long("fers")
+        .value_name("PATH")
+        .help("fers binary (default: the one next to fers-bench)")
+}
+
+/// `--stockfish PATH`.
+fn stockfish_arg() -> Arg {
+    Arg::new("stockfish")
+        .long("stockfish")
+        .value_name("PATH")
+        .help(
+            "Stockfish binary (default: $FERS_STOCKFISH, PATH, /usr/games/stockfish; \
+         without one the table has no Stockfish row)",
+        )
+}
+
 fn cli() -> Command {
     Command::new("fers-bench")
-        .about("fers speed against Fairy-Stockfish, as ratios measured in one run")
+        .about("fers speed against Fairy-Stockfish (and Stockfish), as ratios measured in one run")
         .subcommand_required(true)
         .subcommand(
             Command::new("perft")
@@ -156,29 +182,41 @@ fn cli() -> Command {
         )
         .subcommand(
             Command::new("search")
-                .about("search nodes/s: `fers bench` vs `fairy-stockfish bench`")
+                .about(
+                    "search to a fixed depth on fers's bench positions: fers, \
+                     Fairy-Stockfish and Stockfish (nodes, time, nodes/s)",
+                )
                 .arg(repeat_arg())
                 .arg(
                     Arg::new("depth")
                         .long("depth")
                         .value_name("D")
                         .value_parser(value_parser!(u32).range(1..=64))
-                        .help("fers bench depth (default: fers' own)"),
+                        .help("bench depth of all three engines (default: fers's own, 11)"),
+                )
+                .arg(fers_arg())
+                .arg(fsf_arg())
+                .arg(stockfish_arg()),
+        )
+        .subcommand(
+            Command::new("latency")
+                .about("`stop` to `bestmove` of fers over UCI, after `go infinite`")
+                .arg(repeat_arg())
+                .arg(
+                    Arg::new("think")
+                        .long("think")
+                        .value_name("MS")
+                        .default_value("200")
+                        .value_parser(value_parser!(u64).range(1..))
+                        .help("How long each `go infinite` runs before `stop`"),
                 )
                 .arg(
-                    Arg::new("fsf-depth")
-                        .long("fsf-depth")
-                        .value_name("D")
-                        .default_value("13")
-                        .value_parser(value_parser!(u32).range(1..=64))
-                        .help("Fairy-Stockfish bench depth"),
+                    Arg::new("fers-only")
+                        .long("fers-only")
+                        .action(ArgAction::SetTrue)
+                        .help("Leave out the Fairy-Stockfish reference rows"),
                 )
-                .arg(
-                    Arg::new("fers")
-                        .long("fers")
-                        .value_name("PATH")
-                        .help("fers binary (default: the one next to fers-bench)"),
-                )
+                .arg(fers_arg())
                 .arg(fsf_arg()),
         )
         .subcommand(
@@ -421,64 +459,174 @@ fn print_table(rows: &[Row]) {
     }
 }
 
-/// `fers bench` against `fairy-stockfish bench`: nps and their ratio.
+fn find_fers(fers_path: Option<&str>) -> Result<std::path::PathBuf, String> {
+    fers_path
+        .map(std::path::PathBuf::from)
+        .or_else(fers_tools::search_bench::sibling_fers)
+        .ok_or_else(|| {
+            "fers binary not found next to fers-bench (cargo build -p fers-engine, or --fers PATH)"
+                .to_string()
+        })
+}
+
+/// fers, Fairy-Stockfish and Stockfish to the same depth on fers's bench
+/// positions: nodes, time, nps, and fers's ratios.
 fn search_bench(
     repeat: u32,
-    depth: Option<u32>,
-    fsf_depth: u32,
+    depth: u32,
     fers_path: Option<&str>,
     fsf_path: Option<&str>,
+    stockfish_path: Option<&str>,
 ) -> Result<(), String> {
-    use fers_tools::search_bench::{best_of, sibling_fers};
-    let fers = fers_path
-        .map(std::path::PathBuf::from)
-        .or_else(sibling_fers)
-        .ok_or(
-            "fers binary not found next to fers-bench (cargo build -p fers-engine, or --fers PATH)",
-        )?;
+    use fers_tools::search_bench::{best_of, stockfish_bench_args, write_fen_file, BenchResult};
+    let fers = find_fers(fers_path)?;
     let fsf = fsf_path
         .map(std::path::PathBuf::from)
         .or_else(fsf::find_binary)
         .ok_or("fairy-stockfish not found (apt-get install fairy-stockfish)")?;
-    let mut fers_args = vec!["bench".to_string()];
-    fers_args.extend(depth.map(|d| d.to_string()));
-    // Stockfish's bench arguments: hash (MB), threads, limit, positions, limit type.
-    let fsf_args: Vec<String> = [
-        "bench",
-        "16",
-        "1",
-        &fsf_depth.to_string(),
-        "default",
-        "depth",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    eprintln!("best of {repeat} run(s) per engine");
-    let ours = best_of(repeat, &fers, &fers_args).map_err(|e| e.to_string())?;
+    let stockfish = match stockfish_path {
+        Some(p) => Some(std::path::PathBuf::from(p)),
+        None => {
+            let found = fers_tests::require::find_stockfish();
+            if found.is_none() {
+                eprintln!(
+                    "warning: stockfish not found (apt-get install stockfish): no Stockfish row"
+                );
+            }
+            found
+        }
+    };
+    let fens = std::env::temp_dir().join(format!("fers-bench-{}.epd", std::process::id()));
+    write_fen_file(&fens).map_err(|e| format!("{}: {e}", fens.display()))?;
+    let positions = fers_engine::bench::POSITIONS.len();
+    let mut engines = vec![
+        (
+            "fers",
+            fers.clone(),
+            vec!["bench".to_string(), depth.to_string()],
+        ),
+        ("fairy-stockfish", fsf, stockfish_bench_args(depth, &fens)),
+    ];
+    if let Some(sf) = stockfish {
+        engines.push(("stockfish", sf, stockfish_bench_args(depth, &fens)));
+    }
     eprintln!(
-        "  fers            {:>11} nodes {:>10} nps",
-        ours.nodes, ours.nps
+        "best of {repeat} run(s) per engine; {positions} positions (fers bench) at depth {depth}, \
+         1 thread, 16 MB"
     );
-    let theirs = best_of(repeat, &fsf, &fsf_args).map_err(|e| e.to_string())?;
+    let mut results: Vec<(&str, BenchResult)> = Vec::new();
+    for (name, path, args) in &engines {
+        let r = best_of(repeat, path, args);
+        let r = match r {
+            Ok(r) => r,
+            Err(e) => {
+                let _ = std::fs::remove_file(&fens);
+                return Err(e.to_string());
+            }
+        };
+        eprintln!(
+            "  {name:<15} {:>11} nodes {:>8} ms {:>10} nps ({})",
+            r.nodes,
+            r.search_ms,
+            r.nps,
+            path.display()
+        );
+        if r.positions != positions {
+            let _ = std::fs::remove_file(&fens);
+            return Err(format!(
+                "{name} searched {} positions, not the {positions} of fers's bench",
+                r.positions
+            ));
+        }
+        results.push((name, r));
+    }
+    let _ = std::fs::remove_file(&fens);
+    let fers_r = results[0].1;
+    println!();
+    println!(
+        "| engine | depth | nodes to depth | time to depth (s) | nodes/s | \
+         fers nps / this | fers nodes / this | fers time / this |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|"
+    );
+    for (name, r) in &results {
+        let ratio = |a: f64, b: f64| format!("{:.2}", a / b.max(1e-9));
+        println!(
+            "| {name} | {depth} | {} | {:.3} | {:.2} M | {} | {} | {} |",
+            r.nodes,
+            r.search_ms as f64 / 1000.0,
+            r.nps as f64 / 1e6,
+            ratio(fers_r.nps as f64, r.nps as f64),
+            ratio(fers_r.nodes as f64, r.nodes as f64),
+            ratio(fers_r.search_ms as f64, r.search_ms as f64),
+        );
+    }
+    Ok(())
+}
+
+/// `stop` to `bestmove` over UCI: `go infinite` on each bench position,
+/// `stop` after `think` ms, with 1 and 2 threads; fers, and Fairy-Stockfish
+/// for reference when it is found.
+fn latency_bench(
+    repeat: u32,
+    think: u64,
+    fers_only: bool,
+    fers_path: Option<&str>,
+    fsf_path: Option<&str>,
+) -> Result<(), String> {
+    use std::time::Duration;
+    let fers = find_fers(fers_path)?;
+    let mut engines = vec![("fers", fers)];
+    let fsf = fsf_path
+        .map(std::path::PathBuf::from)
+        .or_else(fsf::find_binary);
+    match fsf {
+        _ if fers_only => {}
+        Some(p) => engines.push(("fairy-stockfish", p)),
+        None => eprintln!("warning: fairy-stockfish not found: no reference rows"),
+    }
+    let runs = repeat as usize * fers_engine::bench::POSITIONS.len();
     eprintln!(
-        "  fairy-stockfish {:>11} nodes {:>10} nps",
-        theirs.nodes, theirs.nps
+        "{runs} `go infinite` / `stop` pairs per engine and thread count, \
+         {think} ms of search before each stop"
     );
     println!();
-    println!("| engine | bench | nodes | nodes/s | ratio vs FSF |\n|---|---|---:|---:|---:|");
-    let depth_text = depth.map_or("default depth".to_string(), |d| format!("depth {d}"));
-    let ratio = ours.nps as f64 / (theirs.nps.max(1)) as f64;
     println!(
-        "| fers | {depth_text} | {} | {:.2} M | {ratio:.2} |",
-        ours.nodes,
-        ours.nps as f64 / 1e6
+        "| engine | threads | stops | min (ms) | median (ms) | mean (ms) | max (ms) |\n\
+         |---|---:|---:|---:|---:|---:|---:|"
     );
-    println!(
-        "| fairy-stockfish | depth {fsf_depth} | {} | {:.2} M | 1.00 |",
-        theirs.nodes,
-        theirs.nps as f64 / 1e6
-    );
+    for (name, path) in &engines {
+        let mut e = Engine::start(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        e.timeout = Duration::from_secs(30);
+        for threads in [1, 2] {
+            e.send(&format!("setoption name Threads value {threads}"))
+                .map_err(|e| e.to_string())?;
+            let mut ms: Vec<f64> = Vec::new();
+            for _ in 0..repeat {
+                for fen in fers_engine::bench::POSITIONS {
+                    e.send("ucinewgame").map_err(|e| e.to_string())?;
+                    e.set_position(fen).map_err(|e| e.to_string())?;
+                    e.sync().map_err(|e| e.to_string())?;
+                    e.send("go infinite").map_err(|e| e.to_string())?;
+                    std::thread::sleep(Duration::from_millis(think));
+                    let t = Instant::now();
+                    e.send("stop").map_err(|e| e.to_string())?;
+                    e.wait_for(|l| l.starts_with("bestmove"))
+                        .map_err(|e| e.to_string())?;
+                    ms.push(t.elapsed().as_secs_f64() * 1000.0);
+                }
+            }
+            ms.sort_by(f64::total_cmp);
+            let mean = ms.iter().sum::<f64>() / ms.len() as f64;
+            let median = ms[ms.len() / 2];
+            eprintln!("  {name} threads {threads}: {ms:.2?}");
+            println!(
+                "| {name} | {threads} | {} | {:.2} | {median:.2} | {mean:.2} | {:.2} |",
+                ms.len(),
+                ms[0],
+                ms[ms.len() - 1]
+            );
+        }
+    }
     Ok(())
 }
 
@@ -497,8 +645,17 @@ fn main() -> ExitCode {
         ),
         Some(("search", m)) => search_bench(
             *m.get_one::<u32>("repeat").expect("has a default"),
-            m.get_one::<u32>("depth").copied(),
-            *m.get_one::<u32>("fsf-depth").expect("has a default"),
+            m.get_one::<u32>("depth")
+                .copied()
+                .unwrap_or(fers_engine::bench::BENCH_DEPTH as u32),
+            m.get_one::<String>("fers").map(String::as_str),
+            m.get_one::<String>("fsf").map(String::as_str),
+            m.get_one::<String>("stockfish").map(String::as_str),
+        ),
+        Some(("latency", m)) => latency_bench(
+            *m.get_one::<u32>("repeat").expect("has a default"),
+            *m.get_one::<u64>("think").expect("has a default"),
+            m.get_flag("fers-only"),
             m.get_one::<String>("fers").map(String::as_str),
             m.get_one::<String>("fsf").map(String::as_str),
         ),
