@@ -304,7 +304,10 @@ fn stop_during_go_infinite_is_prompt() {
         pool.stop();
         let bm = wait_for_bestmove(&lines, 2 * AFTER_STOP).expect("bestmove after stop");
         let took = t.elapsed();
-        assert!(took < AFTER_STOP, "stop took {took:?} with {threads} threads");
+        assert!(
+            took < AFTER_STOP,
+            "stop took {took:?} with {threads} threads"
+        );
         assert_legal_bestmove(&g, &bm);
         assert_pvs_legal(&g, &lines.lock());
         pool.wait();
