@@ -10,6 +10,9 @@
 //! ```
 
 pub mod betza;
+pub mod capabilities;
+pub mod conditions;
+mod effects;
 pub mod game;
 pub mod geometry;
 pub mod movegen;
@@ -18,11 +21,14 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod registry;
+mod rules;
 pub mod see;
 pub mod variant;
 pub mod variant_file;
 pub mod zobrist;
 
+pub use capabilities::Capabilities;
+pub use conditions::{Condition, Conditions};
 pub use game::{Game, Outcome, Termination};
 pub use geometry::{Geometry, SquareSet, Topology};
 pub use moves::{Move, MoveError, MoveFlag, MoveList};

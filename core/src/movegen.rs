@@ -347,27 +347,48 @@ impl Position {
     }
 
     fn filter_legal(&self, list: &mut MoveList) {
+        let conditions = !self.v.conditions.is_empty();
         if self.royal[self.side.index()] == NO_SQ {
-            return; // nothing to expose: every move is legal
+            // Nothing to expose; only the conditions' after-move tests.
+            if conditions {
+                list.retain(|m| {
+                    let mut next = self.clone();
+                    next.play(m);
+                    self.after_move_allows(m, &next)
+                });
+            }
+            return;
         }
-        if self.v.pin_legality {
+        if self.v.caps.pin_legality {
             self.filter_fast(list);
+        } else if conditions {
+            list.retain(|m| self.legal_by_play(m));
         } else {
             list.retain(|m| self.legal_general(m));
         }
     }
 
-    /// General legality: the move is made on a copy of the board alone and
-    /// the mover's royal piece tested (castling plays the whole move).
+    /// Legality under conditions: the move is played with all its effects
+    /// (`Position::play`), then the conditions' after-move tests apply and
+    /// the opponent may not be able to capture the mover's royal piece
+    /// under the active rules.
+    pub(crate) fn legal_by_play(&self, m: Move) -> bool {
+        let mut next = self.clone();
+        next.play(m);
+        self.after_move_allows(m, &next) && !next.royal_capturable(next.side)
+    }
+
+    /// General legality without conditions: the same test as
+    /// [`Position::legal_by_play`], on a copy of the board alone, because
+    /// nothing but the move itself changes the board (castling plays the
+    /// whole move).
     fn legal_general(&self, m: Move) -> bool {
         let us = self.side;
         let them = us.flip();
         let (from, to) = (m.from(), m.to());
         match m.flag() {
-            MoveFlag::CastleKing | MoveFlag::CastleQueen => {
-                let mut next = self.clone();
-                next.play(m);
-                !next.attacked(next.royal[us.index()], them)
+            MoveFlag::CastleKing | MoveFlag::CastleQueen | MoveFlag::Exchange => {
+                self.legal_by_play(m)
             }
             flag => {
                 let v = self.v;
@@ -437,6 +458,9 @@ impl Position {
         if !noisy && v.castling && self.royal[us.index()] != NO_SQ {
             self.gen_castling(list);
         }
+        if !v.conditions.is_empty() {
+            self.adjust_moves(list, noisy);
+        }
     }
 
     fn gen_pawn(&self, from: u8, list: &mut MoveList, noisy: bool) {
@@ -444,18 +468,34 @@ impl Position {
         let us = self.side;
         let promo_rank = v.promotion_rank(us);
         let geo = v.geometry;
+        let choices = self.promotion_choices(us);
         let push = |to: u8, list: &mut MoveList| {
             if geo.rank_of(to) == promo_rank && !v.promotion.is_empty() {
-                for &k in &v.promotion {
-                    list.push(Move::with_promotion(from, to, k));
+                match choices {
+                    PromotionChoices::All => {
+                        for &k in &v.promotion {
+                            list.push(Move::with_promotion(from, to, k));
+                        }
+                    }
+                    PromotionChoices::Some(mask) => {
+                        for &k in &v.promotion {
+                            if mask & (1 << k) != 0 {
+                                list.push(Move::with_promotion(from, to, k));
+                            }
+                        }
+                    }
+                    PromotionChoices::StayPawn => list.push(Move::new(from, to, MoveFlag::Normal)),
                 }
             } else {
                 list.push(Move::new(from, to, MoveFlag::Normal));
             }
         };
+        // Pawns never cross a horizontal seam (cylinders): they move towards
+        // their promotion rank and stop there.
+        let forward = |to: u8| v.relative_rank(us, to) > v.relative_rank(us, from);
         let fwd = v.pawn_push[us.index()];
         let one = v.steps.step(fwd, from);
-        if one != NO_SQ && self.board[one as usize].is_empty() {
+        if one != NO_SQ && forward(one) && self.board[one as usize].is_empty() {
             if noisy {
                 if geo.rank_of(one) == promo_rank && !v.promotion.is_empty() {
                     push(one, list);
@@ -470,17 +510,50 @@ impl Position {
                 }
             }
         }
+        let kamikaze = v.conditions.has(crate::conditions::Condition::Kamikaze);
         for &d in &v.pawn_captures[us.index()] {
             let to = v.steps.step(d, from);
-            if to == NO_SQ {
+            if to == NO_SQ || !forward(to) {
                 continue;
             }
             let q = self.board[to as usize];
             if q.is_piece() && q.color() != us {
-                push(to, list);
+                if kamikaze {
+                    // A kamikaze pawn vanishes on capturing: no promotion.
+                    list.push(Move::new(from, to, MoveFlag::Normal));
+                } else {
+                    push(to, list);
+                }
             } else if to == self.ep {
                 list.push(Move::new(from, to, MoveFlag::EnPassant));
             }
+        }
+    }
+
+    /// The promotions a pawn of `us` may make now (Singlebox limits them to
+    /// the kinds missing from the side's original set).
+    #[inline]
+    fn promotion_choices(&self, us: Color) -> PromotionChoices {
+        use crate::conditions::Condition;
+        let v = self.v;
+        let cond = v.conditions;
+        if !cond.any(&[Condition::SingleBox1, Condition::SingleBox2]) {
+            return PromotionChoices::All;
+        }
+        let mut mask = 0u32;
+        for &k in &v.promotion {
+            let have = self.occ[us.index()]
+                .iter()
+                .filter(|&s| self.board[s as usize] == Piece::new(k, us))
+                .count();
+            if have < v.rules.start_count[us.index()][k as usize] as usize {
+                mask |= 1 << k;
+            }
+        }
+        if mask == 0 && cond.has(Condition::SingleBox2) {
+            PromotionChoices::StayPawn
+        } else {
+            PromotionChoices::Some(mask)
         }
     }
 
@@ -511,7 +584,7 @@ impl Position {
             let them = us.flip();
             // Squares the king stands on, passes and reaches (same rank).
             let safe = span(ksq, kto)
-                .all(|s| geo.rank_of(s) == geo.rank_of(ksq) && !self.attacked(s, them));
+                .all(|s| geo.rank_of(s) == geo.rank_of(ksq) && self.royal_safe_on(s, them));
             if !safe {
                 continue;
             }
@@ -521,12 +594,10 @@ impl Position {
                 MoveFlag::CastleQueen
             };
             let m = Move::new(ksq, kto, flag);
-            if rsq == kto || kto == ksq || !v.simple {
+            if rsq == kto || kto == ksq || !v.caps.simple_castling {
                 // Chess960 corners, and hurdle pieces for which the moved
                 // rook may matter: play it out.
-                let mut next = self.clone();
-                next.play(m);
-                if next.attacked(next.royal[us.index()], them) {
+                if !self.legal_by_play(m) {
                     continue;
                 }
             }
@@ -752,6 +823,41 @@ impl Position {
                 }
             }
         }
+    }
+}
+
+/// Which promotions a pawn may make (Singlebox).
+#[derive(Clone, Copy)]
+enum PromotionChoices {
+    All,
+    /// The kinds of this bit mask only (none: the pawn cannot promote, so
+    /// it cannot reach the last rank).
+    Some(u32),
+    /// Singlebox type 2: none is possible, the pawn arrives as a pawn.
+    StayPawn,
+}
+
+impl Position {
+    /// Would the side to move's royal piece be safe on `s` (castling's
+    /// squares)? Under rules that change check, the royal piece is put
+    /// there and the rules asked.
+    fn royal_safe_on(&self, s: u8, them: Color) -> bool {
+        if self.v.caps.plain_check {
+            return !self.attacked(s, them);
+        }
+        let us = self.side;
+        let k = self.royal[us.index()];
+        let mut next = self.clone();
+        if s != k {
+            let p = next.board[k as usize];
+            next.remove_piece(k);
+            if next.board[s as usize].is_piece() {
+                next.remove_piece(s);
+            }
+            next.add_piece(s, p);
+            next.royal[us.index()] = s;
+        }
+        !next.royal_capturable(them)
     }
 }
 

@@ -32,6 +32,13 @@ pub struct Position {
     pub(crate) key: u64,
     /// Zobrist key of the pawns alone (for pawn-structure caches).
     pub(crate) pawn_key: u64,
+    /// Rule state between moves, in the key too. Circe parrain: the unit
+    /// captured by the last move, waiting to reappear (`EMPTY`: none), and
+    /// its capture square.
+    pub(crate) pending: Piece,
+    pub(crate) pending_sq: u8,
+    /// Messigny: the squares of the pieces of the last exchange (`NO_SQ`).
+    pub(crate) exchanged: [u8; 2],
 }
 
 /// Why a FEN was refused.
@@ -69,6 +76,9 @@ impl Position {
             fullmove: 1,
             key: 0,
             pawn_key: 0,
+            pending: Piece::EMPTY,
+            pending_sq: NO_SQ,
+            exchanged: [NO_SQ; 2],
         }
     }
 
@@ -207,8 +217,7 @@ impl Position {
             return fen_err(format!("unexpected field '{extra}'"));
         }
         // The side that just moved may not have its royal piece attacked.
-        let them = pos.side.flip();
-        if pos.royal[them.index()] != NO_SQ && pos.attacked(pos.royal[them.index()], pos.side) {
+        if pos.royal_capturable(pos.side) {
             return fen_err("the side not to move is in check");
         }
         pos.key = pos.compute_key();
@@ -389,6 +398,21 @@ impl Position {
         if self.ep_keyed() {
             k ^= z.ep_file[self.v.geometry.file_of(self.ep) as usize];
         }
+        k ^ self.rule_state_key()
+    }
+
+    /// The key of the rule state between moves (zero when there is none).
+    pub(crate) fn rule_state_key(&self) -> u64 {
+        let z = &self.v.zobrist;
+        let mut k = 0;
+        if self.pending.is_piece() {
+            k ^= z.pending(self.pending.0, self.pending_sq);
+        }
+        for &s in &self.exchanged {
+            if s != NO_SQ {
+                k ^= z.exchanged(s);
+            }
+        }
         k
     }
 
@@ -415,7 +439,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn remove_piece(&mut self, sq: u8) {
+    pub(crate) fn remove_piece(&mut self, sq: u8) {
         let p = self.board[sq as usize];
         self.board[sq as usize] = Piece::EMPTY;
         self.occ[p.color().index()].remove(sq);
@@ -427,7 +451,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn add_piece(&mut self, sq: u8, p: Piece) {
+    pub(crate) fn add_piece(&mut self, sq: u8, p: Piece) {
         self.put(sq, p);
         let d = self.v.zobrist.piece(p.0, sq);
         self.key ^= d;
@@ -437,7 +461,27 @@ impl Position {
     }
 
     /// Plays a legal move in place. To keep the old position, clone first.
+    /// With conditions, their after-move effects follow the move itself
+    /// (`effects.rs`).
     pub fn play(&mut self, m: Move) {
+        if self.v.conditions.is_empty() {
+            self.play_move(m);
+        } else {
+            let before = crate::effects::Before::of(self, m);
+            self.play_move(m);
+            self.apply_effects(m, &before);
+        }
+        let us = self.side;
+        self.side = us.flip();
+        self.key ^= self.v.zobrist.side;
+        if us == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+    }
+
+    /// The move itself: pieces, clocks, en passant and castling rights.
+    #[inline(always)]
+    fn play_move(&mut self, m: Move) {
         let v = self.v;
         let z = &v.zobrist;
         let us = self.side;
@@ -484,6 +528,20 @@ impl Position {
                 self.shift(from, to, p);
                 self.halfmove = 0;
             }
+            MoveFlag::Exchange => {
+                // Messigny: the two units change places.
+                self.remove_piece(from);
+                self.remove_piece(to);
+                self.add_piece(from, captured);
+                self.add_piece(to, p);
+                let them = us.flip().index();
+                if self.royal[them] == to {
+                    self.royal[them] = from;
+                    for w in 0..2 {
+                        self.clear_castle(them, w);
+                    }
+                }
+            }
             _ => {
                 if captured.is_piece() {
                     self.remove_piece(to);
@@ -491,8 +549,12 @@ impl Position {
                 }
                 self.shift(from, to, p);
                 if let Some(k) = m.promotion() {
-                    self.remove_piece(to);
-                    self.add_piece(to, Piece::new(k, us));
+                    // A pawn's own promotion; under Circe rules the letter
+                    // may instead name what a reborn pawn becomes.
+                    if is_pawn && v.geometry.rank_of(to) == v.promotion_rank(us) {
+                        self.remove_piece(to);
+                        self.add_piece(to, Piece::new(k, us));
+                    }
                 }
                 if m.flag() == MoveFlag::DoubleStep {
                     let mid = v.steps.step(v.pawn_push[us.index()], from);
@@ -525,12 +587,6 @@ impl Position {
                     self.clear_castle(c, w);
                 }
             }
-        }
-
-        self.side = us.flip();
-        self.key ^= z.side;
-        if us == Color::Black {
-            self.fullmove = self.fullmove.saturating_add(1);
         }
     }
 
@@ -566,7 +622,7 @@ impl Position {
     }
 
     #[inline]
-    fn clear_castle(&mut self, c: usize, w: usize) {
+    pub(crate) fn clear_castle(&mut self, c: usize, w: usize) {
         if self.castle_rooks[c][w] != NO_SQ {
             self.castle_rooks[c][w] = NO_SQ;
             self.key ^= self.v.zobrist.castle[c][w];
@@ -629,9 +685,10 @@ impl Position {
     }
 
     /// Is the side to move's royal piece attacked?
+    /// Is the side to move's royal piece in check: could the opponent
+    /// capture it under the active rules?
     pub fn in_check(&self) -> bool {
-        let k = self.royal[self.side.index()];
-        k != NO_SQ && self.attacked(k, self.side.flip())
+        self.royal_capturable(self.side.flip())
     }
 
     /// Is the move a capture (including en passant)?

@@ -7,7 +7,9 @@
 //! the whole process (built-ins in a `OnceLock`, file variants leaked once per
 //! load), so copying a position costs no reference counting.
 
-use crate::geometry::{Geometry, Steps, Topology, SYMMETRIES};
+use crate::capabilities::Capabilities;
+use crate::conditions::{self, Condition, Conditions, RebirthTable};
+use crate::geometry::{Geometry, SquareSet, Steps, Topology, NO_SQ, SYMMETRIES};
 use crate::piece::{named_piece, Atom, Color, Family, Mode, Movement, PieceDef};
 use crate::zobrist::Zobrist;
 use std::sync::OnceLock;
@@ -48,6 +50,8 @@ pub struct VariantSpec {
     pub move_rule: u16,
     /// FIDE insufficient-material draws (only meaningful for chess pieces).
     pub insufficient_material: bool,
+    /// Fairy conditions of seed 003 played on top of the pieces.
+    pub conditions: Conditions,
 }
 
 /// A compiled movement atom: the family with its direction numbers, per
@@ -132,22 +136,40 @@ pub struct Variant {
     /// Kinds (bit mask) whose generated moves may repeat (overlapping atoms,
     /// wrapped boards): the generator removes duplicates for them.
     pub dedup_kinds: u32,
-    /// True when every piece is a leaper, rider or pawn and there is one
-    /// royal piece: then pins and check masks decide legality without
-    /// playing the move (the fast path). Otherwise each pseudo-legal move is
-    /// played and the royal piece tested.
-    pub simple: bool,
-    /// Legality by pins and check masks (with a board-copy test for the
-    /// moves that touch a hopper's line or a lame piece's leg): one royal
-    /// kind and no rule that changes the board beyond the move itself.
-    /// Otherwise every move is tested on a copy.
-    pub pin_legality: bool,
+    /// The fairy conditions in force.
+    pub conditions: Conditions,
+    /// The tables the conditions read (rebirth squares, home squares, ...).
+    pub rules: RuleTables,
+    /// Which shortcuts are sound here (derived from everything above).
+    pub caps: Capabilities,
     pub zobrist: Zobrist,
+}
+
+/// What the conditions read per move, compiled once per variant.
+#[derive(Clone, Debug, Default)]
+pub struct RuleTables {
+    /// Circe rebirth squares (any rebirth condition, Mars Circe included).
+    pub rebirth: Option<RebirthTable>,
+    /// Start square of each side's royal piece, and of the rooks that have
+    /// castling rights in the start position (`[colour][wing]`): a rook or
+    /// royal piece reborn (or turned) there may castle again.
+    pub royal_home: [u8; 2],
+    pub rook_home: [[u8; 2]; 2],
+    /// Singlebox: how many pieces of each kind each side starts with.
+    pub start_count: [Vec<u8>; 2],
+    /// Grid: the 2x2 cell of each square.
+    pub cell: Vec<u8>,
+    /// The squares next to each square (8 neighbours, topology applied).
+    pub neighbours: Vec<SquareSet>,
 }
 
 impl Variant {
     /// Compiles a specification. Errors name the problem in words.
-    pub fn build(spec: VariantSpec) -> Result<Variant, String> {
+    pub fn build(mut spec: VariantSpec) -> Result<Variant, String> {
+        if let Some(why) = spec.conditions.contradiction() {
+            return Err(why);
+        }
+        conditions::apply_to_spec(spec.conditions, &mut spec.pieces, &mut spec.topology)?;
         let geometry = Geometry::new(spec.files, spec.ranks, spec.topology)?;
         for f in spec.castling_files.iter().flatten() {
             if *f == 0 || *f + 1 >= spec.files {
@@ -332,14 +354,14 @@ impl Variant {
         for rays in attack_rays.iter_mut() {
             rays.sort_by_key(|r| (r.ride == 0, r.dir));
         }
-        let simple = royals.len() == 1
-            && spec
-                .pieces
-                .iter()
-                .all(|p| p.movement.0.iter().all(|a| a.family.is_simple()));
+        let all_simple = spec
+            .pieces
+            .iter()
+            .all(|p| p.movement.0.iter().all(|a| a.family.is_simple()));
+        let caps = derive_capabilities(&spec, royals.len(), all_simple, complex_kinds);
 
         let zobrist = Zobrist::new(spec.pieces.len(), geometry.num_squares(), &spec.name);
-        Ok(Variant {
+        let mut v = Variant {
             name: spec.name,
             geometry,
             pieces: spec.pieces,
@@ -358,7 +380,9 @@ impl Variant {
             en_passant: spec.en_passant,
             stalemate: spec.stalemate,
             move_rule: spec.move_rule,
-            insufficient_material: spec.insufficient_material,
+            // FIDE's dead positions are orthodox facts; a condition may
+            // make them live (or die sooner).
+            insufficient_material: spec.insufficient_material && spec.conditions.is_empty(),
             pawn_push,
             pawn_captures,
             attack_rays,
@@ -366,10 +390,15 @@ impl Variant {
             complex_rays,
             fallback_kinds,
             dedup_kinds,
-            simple,
-            pin_legality: royals.len() == 1,
+            conditions: spec.conditions,
+            rules: RuleTables::default(),
+            caps,
             zobrist,
-        })
+        };
+        if !v.conditions.is_empty() {
+            v.rules = RuleTables::new(&v)?;
+        }
+        Ok(v)
     }
 
     /// Kind number of a FEN letter (either case).
@@ -418,6 +447,195 @@ impl Variant {
             Color::Black => self.geometry.ranks - 1 - r,
         }
     }
+}
+
+/// Conditions that change only which moves exist, never what a move does
+/// to the board or what gives check: the shortcuts stay sound under them.
+const SHAPE_ONLY: [Condition; 6] = [
+    Condition::Chinese,
+    Condition::HCylinder,
+    Condition::VCylinder,
+    Condition::AnchorRing,
+    Condition::NoCapture,
+    Condition::SingleBox1,
+];
+
+/// Conditions that filter or move the attackers of a royal piece.
+const CHECK_RULES: [Condition; 11] = [
+    Condition::Anticirce,
+    Condition::AnticirceCalvet,
+    Condition::MarsCirce,
+    Condition::Beamten,
+    Condition::Grid,
+    Condition::Koeko,
+    Condition::Madrasi,
+    Condition::MadrasiRex,
+    Condition::Patrol,
+    Condition::Provocateurs,
+    Condition::TransmutingKings,
+];
+
+/// The one place that decides which shortcuts a variant allows.
+fn derive_capabilities(
+    spec: &VariantSpec,
+    royals: usize,
+    all_simple: bool,
+    complex_kinds: u32,
+) -> Capabilities {
+    let cond = spec.conditions;
+    let shape_only = cond.iter().all(|c| SHAPE_ONLY.contains(&c));
+    let plain_check = !cond.any(&CHECK_RULES);
+    let pin_legality = royals == 1 && shape_only;
+    let plain_8x8 = spec.files == 8 && spec.ranks == 8 && spec.topology == Topology::Plain;
+    let orthodox_pieces = spec.pieces.len() == 6
+        && ["pawn", "knight", "bishop", "rook", "queen", "king"]
+            .iter()
+            .all(|name| {
+                let want = named_piece(name).unwrap_or("");
+                spec.pieces
+                    .iter()
+                    .any(|p| p.movement.to_string() == want && (p.royal == (*name == "king")))
+            });
+    let chess_network = cond.is_empty()
+        && plain_8x8
+        && orthodox_pieces
+        && spec.castling
+        && spec.en_passant
+        && spec.double_step
+        && spec.stalemate == StalemateRule::Draw
+        && spec.move_rule == 100;
+    let no_state = !cond.any(&[
+        Condition::ParrainCirce,
+        Condition::Messigny,
+        Condition::MessignyRexExclusiv,
+        Condition::SingleBox2,
+        Condition::Beamten,
+    ]);
+    Capabilities {
+        pin_legality,
+        simple_castling: pin_legality && all_simple,
+        plain_check,
+        exact_see: complex_kinds == 0 && shape_only && !cond.has(Condition::NoCapture),
+        null_move: royals == 1 && spec.stalemate == StalemateRule::Draw && no_state,
+        chess_network,
+        check_filter: all_simple && shape_only,
+    }
+}
+
+impl RuleTables {
+    /// The tables of a variant with conditions.
+    fn new(v: &Variant) -> Result<RuleTables, String> {
+        let geo = v.geometry;
+        let n = geo.num_squares();
+        let kinds = v.pieces.len();
+        let start = start_placement(v)?;
+        let mut t = RuleTables {
+            royal_home: [NO_SQ; 2],
+            rook_home: [[NO_SQ; 2]; 2],
+            start_count: [vec![0; kinds], vec![0; kinds]],
+            ..RuleTables::default()
+        };
+        for (sq, p) in start.iter().enumerate() {
+            if let Some((k, c)) = *p {
+                t.start_count[c.index()][k as usize] += 1;
+                if Some(k) == v.royal_kind {
+                    t.royal_home[c.index()] = sq as u8;
+                }
+            }
+        }
+        // The castling rooks of the start position: the outermost rook on
+        // each side of the royal piece on its back rank.
+        if let Some(rook) = v.kind_of_letter('r') {
+            for c in [Color::White, Color::Black] {
+                let k = t.royal_home[c.index()];
+                if k == NO_SQ || !v.castling {
+                    continue;
+                }
+                let rank = geo.rank_of(k);
+                let is_rook = |f: u8| start[geo.square(f, rank) as usize] == Some((rook, c));
+                let kf = geo.file_of(k);
+                if let Some(f) = (kf + 1..geo.files).rev().find(|&f| is_rook(f)) {
+                    t.rook_home[c.index()][0] = geo.square(f, rank);
+                }
+                if let Some(f) = (0..kf).find(|&f| is_rook(f)) {
+                    t.rook_home[c.index()][1] = geo.square(f, rank);
+                }
+            }
+        }
+        let cond = v.conditions;
+        if cond.any(&[
+            Condition::Circe,
+            Condition::CirceMalefique,
+            Condition::Anticirce,
+            Condition::AnticirceCalvet,
+            Condition::MarsCirce,
+        ]) {
+            let classes: Vec<_> = (0..kinds)
+                .map(|k| conditions::rebirth_class(&v.pieces[k], v.pawn_kind == Some(k as u8)))
+                .collect();
+            let pawn_rank = [1, geo.ranks.saturating_sub(2)];
+            t.rebirth = Some(RebirthTable::new(&geo, kinds, &start, &classes, pawn_rank));
+        }
+        t.cell = (0..n as u8)
+            .map(|s| (geo.rank_of(s) / 2) * geo.files.div_ceil(2) + geo.file_of(s) / 2)
+            .collect();
+        t.neighbours = (0..n as u8)
+            .map(|s| {
+                let mut set = SquareSet::EMPTY;
+                for dx in -1..=1 {
+                    for dy in -1..=1 {
+                        if (dx, dy) != (0, 0) {
+                            if let Some(t) = geo.offset(s, dx, dy) {
+                                if t != s {
+                                    set.insert(t);
+                                }
+                            }
+                        }
+                    }
+                }
+                set
+            })
+            .collect();
+        Ok(t)
+    }
+}
+
+/// The pieces of the variant's start position, square by square.
+fn start_placement(v: &Variant) -> Result<Vec<Option<(u8, Color)>>, String> {
+    let geo = v.geometry;
+    let mut out = vec![None; geo.num_squares()];
+    let board = v.start_fen.split_whitespace().next().unwrap_or("");
+    for (i, row) in board.split('/').enumerate() {
+        if i >= geo.ranks as usize {
+            return Err("the start position has too many ranks".into());
+        }
+        let rank = geo.ranks - 1 - i as u8;
+        let mut file = 0u32;
+        let mut digits = 0u32;
+        for ch in row.chars().chain(std::iter::once('/')) {
+            if let Some(d) = ch.to_digit(10) {
+                digits = digits * 10 + d;
+                continue;
+            }
+            file += digits;
+            digits = 0;
+            if ch == '/' {
+                break;
+            }
+            if file < geo.files as u32 {
+                if let Some(k) = v.kind_of_letter(ch).filter(|_| ch.is_ascii_alphabetic()) {
+                    let c = if ch.is_ascii_uppercase() {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    out[geo.square(file as u8, rank) as usize] = Some((k, c));
+                }
+            }
+            file += 1;
+        }
+    }
+    Ok(out)
 }
 
 /// Expands an atom's vectors by the 8 symmetries (jointly for both legs),
@@ -499,6 +717,7 @@ pub fn chess_spec() -> VariantSpec {
         stalemate: StalemateRule::Draw,
         move_rule: 100,
         insufficient_material: true,
+        conditions: Conditions::NONE,
     }
 }
 

@@ -195,9 +195,13 @@ fn apply(spec: &mut VariantSpec, key: &str, value: &str) -> Result<(), String> {
             }
         }
         "conditions" => {
-            if !v.is_empty() && v != "-" {
-                return Err(format!("conditions ('{v}') are not supported yet"));
-            }
+            let set: crate::conditions::Conditions = if v == "-" {
+                crate::conditions::Conditions::NONE
+            } else {
+                v.parse()?
+            };
+            // Added to the parent's conditions.
+            spec.conditions = spec.conditions.union(set);
         }
         "castlingKingsideFile" | "castlingQueensideFile" => {
             let f = parse_dim(v, true)?;

@@ -15,6 +15,11 @@ pub struct Zobrist {
     pub castle: [[u64; 2]; 2],
     /// En-passant square by file.
     pub ep_file: [u64; 16],
+    /// Circe parrain: the captured unit waiting to reappear, by piece code
+    /// and capture square (same layout as `piece`).
+    pending: Vec<u64>,
+    /// Messigny: a square of the last exchange.
+    exchanged: Vec<u64>,
 }
 
 impl Zobrist {
@@ -36,12 +41,16 @@ impl Zobrist {
         for k in ep_file.iter_mut() {
             *k = rng.next_u64();
         }
+        let pending = (0..codes * squares).map(|_| rng.next_u64()).collect();
+        let exchanged = (0..squares).map(|_| rng.next_u64()).collect();
         Zobrist {
             piece,
             squares,
             side,
             castle,
             ep_file,
+            pending,
+            exchanged,
         }
     }
 
@@ -49,5 +58,19 @@ impl Zobrist {
     #[inline(always)]
     pub fn piece(&self, code: u8, sq: u8) -> u64 {
         self.piece[code as usize * self.squares + sq as usize]
+    }
+}
+
+impl Zobrist {
+    /// Key of Circe parrain's pending unit (piece code) and its square.
+    #[inline]
+    pub fn pending(&self, code: u8, sq: u8) -> u64 {
+        self.pending[code as usize * self.squares + sq as usize]
+    }
+
+    /// Key of a square of Messigny's last exchange.
+    #[inline]
+    pub fn exchanged(&self, sq: u8) -> u64 {
+        self.exchanged[sq as usize]
     }
 }

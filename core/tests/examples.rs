@@ -18,7 +18,7 @@ fn examples() -> Vec<(String, &'static Variant, Variant)> {
         .map(|s| {
             let v = s.result.unwrap_or_else(|e| panic!("{e}"));
             let mut general = Variant::build(s.spec.expect("spec of a loaded section")).unwrap();
-            general.pin_legality = false;
+            general.caps.pin_legality = false;
             (s.name, v, general)
         })
         .collect()

@@ -124,7 +124,7 @@ fn general_legality_path_gives_the_same_numbers() {
             .and_then(|s| s.spec.clone())
             .unwrap();
         let mut v = Variant::build(spec).unwrap();
-        v.pin_legality = false;
+        v.caps.pin_legality = false;
         let v = variant::leak(v);
         let pos = Position::from_fen(v, &c.fen).unwrap();
         for (i, &n) in c

@@ -35,6 +35,7 @@ fn variant(movement: &str, topology: Topology) -> &'static Variant {
         stalemate: StalemateRule::Draw,
         move_rule: 0,
         insufficient_material: false,
+        conditions: Default::default(),
     };
     variant::leak(Variant::build(spec).unwrap())
 }

@@ -274,6 +274,7 @@ fn custom(
         stalemate: StalemateRule::Draw,
         move_rule: 0,
         insufficient_material: false,
+        conditions: Default::default(),
     };
     variant::leak(Variant::build(spec).unwrap())
 }
@@ -380,8 +381,8 @@ fn general_legality_path_agrees_with_fast_path() {
     // Both switches off: `pin_legality` (pins and check masks) and `simple`
     // (castling judged from the attack plan).
     let mut v = Variant::build(chess_spec()).unwrap();
-    v.simple = false;
-    v.pin_legality = false;
+    v.caps.simple_castling = false;
+    v.caps.pin_legality = false;
     let slow = variant::leak(v);
     let mut rng = StdRng::seed_from_u64(3);
     for _ in 0..60 {

@@ -82,11 +82,11 @@ fn general_chess() -> &'static Variant {
     V.get_or_init(|| {
         let mut v = Variant::build(variant::chess_spec()).expect("chess builds");
         assert!(
-            v.simple && v.pin_legality,
+            v.caps.simple_castling && v.caps.pin_legality,
             "chess should be on the fast path by default"
         );
-        v.simple = false;
-        v.pin_legality = false;
+        v.caps.simple_castling = false;
+        v.caps.pin_legality = false;
         variant::leak(v)
     })
 }

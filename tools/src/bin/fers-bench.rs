@@ -299,12 +299,12 @@ fn fairy_bench(repeat: u32, quick: bool, fsf_path: Option<&str>) -> Result<(), S
 }
 
 /// Chess forced onto the general legality path: both flags that choose the
-/// fast path in fers-core (`pin_legality`: pins and check masks; `simple`:
-/// castling from the attack plan) are cleared.
+/// fast path in fers-core (`caps.pin_legality`: pins and check masks;
+/// `caps.simple_castling`: castling from the attack plan) are cleared.
 fn general_chess() -> &'static Variant {
     let mut v = Variant::build(variant::chess_spec()).expect("chess builds");
-    v.simple = false;
-    v.pin_legality = false;
+    v.caps.simple_castling = false;
+    v.caps.pin_legality = false;
     variant::leak(v)
 }
 

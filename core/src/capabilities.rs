@@ -1,0 +1,48 @@
+//! Which shortcuts are sound in a variant: one set, derived once by
+//! `Variant::build` from the pieces and the rules, read by the core, the
+//! search and the evaluation. Nothing else asks "is this orthodox?".
+//!
+//! Each flag names a shortcut and is true only when the variant's data
+//! proves it sound. A rule the derivation does not know about must clear
+//! every flag (see [`Capabilities::NONE`]), so correctness is the default
+//! and speed is what a rule earns by being understood.
+
+/// The shortcuts a variant allows.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Capabilities {
+    /// Legality by pins and check masks, without playing the move: one
+    /// royal kind, and no rule that changes the board beyond the move or
+    /// changes what gives check.
+    pub pin_legality: bool,
+    /// Castling judged from the attack plan (leapers, riders and pawns
+    /// only: moving the rook cannot open a hurdle line).
+    pub simple_castling: bool,
+    /// "In check" is "attacked by the attack plan": no condition filters
+    /// or moves the attackers.
+    pub plain_check: bool,
+    /// Static exchange sees every attacker and every capture removes just
+    /// its victim.
+    pub exact_see: bool,
+    /// Passing is never better than moving in the positions the search
+    /// meets often (null-move pruning): a royal piece, stalemate a draw,
+    /// and no rule whose state a null move would skip.
+    pub null_move: bool,
+    /// Orthodox chess exactly, so the chess network applies.
+    pub chess_network: bool,
+    /// The evaluation's empty-board check pre-filter is exact: every
+    /// family is a leaper, rider or pawn, and check is plain.
+    pub check_filter: bool,
+}
+
+impl Capabilities {
+    /// No shortcut at all: the general path everywhere.
+    pub const NONE: Capabilities = Capabilities {
+        pin_legality: false,
+        simple_castling: false,
+        plain_check: false,
+        exact_see: false,
+        null_move: false,
+        chess_network: false,
+        check_filter: false,
+    };
+}
