@@ -202,13 +202,15 @@ impl Builder {
             .collect()
     }
 
-    /// The Polyglot book's entries that pass the filters. Weights above
+    /// The Polyglot book's entries that pass the filters and have a
+    /// positive weight, as Polyglot's `make-book` keeps them. Weights above
     /// 65535 are scaled down (all of a book alike) so that their ratios stay.
     pub fn polyglot_entries(&self) -> Vec<Entry> {
         let kept: Vec<_> = self
             .polyglot
             .iter()
-            .filter(|(_, s)| s.keep(&self.filters))
+            // Moves that never scored have weight 0: `make-book` drops them.
+            .filter(|(_, s)| s.keep(&self.filters) && s.weight() > 0)
             .collect();
         let max = kept.iter().map(|(_, s)| s.weight()).max().unwrap_or(0);
         let scale = |w: u64| {
@@ -363,9 +365,14 @@ mod tests {
             &start,
             &["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1"],
         );
-        b.add_game(&start, &castle, GameResult::WhiteWins).unwrap();
+        b.add_game(&start, &castle, GameResult::Draw).unwrap();
         let entries = b.polyglot_entries();
         assert_eq!(entries.len(), 7);
+        // A lost game's moves (weight 0) are left out, as make-book does.
+        let mut won = Builder::new(c, Format::Polyglot, Filters::default()).unwrap();
+        won.add_game(&start, &castle, GameResult::WhiteWins)
+            .unwrap();
+        assert_eq!(won.polyglot_entries().len(), 4);
         let book = polyglot::Book::from_entries(entries);
         let mut pos = start.clone();
         for &m in &castle {

@@ -118,6 +118,8 @@ pub struct Engine {
     pool: SearchPool,
     /// `UCI_Chess960`: castling moves are written king-takes-rook.
     chess960: bool,
+    /// `OwnBook` and the book options.
+    book: crate::book::EngineBook,
 }
 
 impl Default for Engine {
@@ -138,6 +140,7 @@ impl Engine {
             pool: SearchPool::new(search.hash_mb),
             search,
             chess960: false,
+            book: crate::book::EngineBook::default(),
         }
     }
 
@@ -145,6 +148,24 @@ impl Engine {
     /// to `reporter`, ending with `BestMove`. A running search is stopped
     /// first (its `BestMove` is still reported).
     pub fn go(&mut self, limits: Limits, reporter: Reporter) {
+        match self.book.probe(&self.game, &limits) {
+            crate::book::Probe::Move(m) => {
+                if self.pool.is_searching() {
+                    self.pool.stop();
+                    let _ = self.pool.wait();
+                }
+                for event in crate::book::book_events(m) {
+                    reporter(&event);
+                }
+                return;
+            }
+            crate::book::Probe::Error(why) => {
+                reporter(&crate::events::SearchEvent::Book(
+                    crate::events::BookNote::Error(why),
+                ));
+            }
+            crate::book::Probe::Search => {}
+        }
         let s = self.search;
         self.pool.options = SearchOptions {
             threads: s.threads,
@@ -333,6 +354,24 @@ impl Engine {
                         .map(|r| r.map_err(|e| e.to_string()))
                         .collect(),
                 ))
+            }
+            OptionId::BookFile => {
+                self.book
+                    .set_file(value.unwrap_or(""))
+                    .map_err(EngineError::BadOptionValue)?;
+                Ok(OptionEffect::None)
+            }
+            OptionId::OwnBook | OptionId::BookDepth | OptionId::BookVariety => {
+                match def
+                    .parse_value(value)
+                    .map_err(EngineError::BadOptionValue)?
+                {
+                    options::OptionValue::Check(b) => self.book.own_book = b,
+                    options::OptionValue::Spin(n) => self.book.depth = n as u32,
+                    options::OptionValue::Combo(c) => self.book.set_variety(&c),
+                    _ => {}
+                }
+                Ok(OptionEffect::None)
             }
             OptionId::ClearHash => {
                 self.clear_hash();

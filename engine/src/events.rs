@@ -83,6 +83,18 @@ pub enum SearchEvent {
         best: Option<Move>,
         ponder: Option<Move>,
     },
+    /// The opening book answered (before any other event of that `go`).
+    Book(BookNote),
+}
+
+/// What the opening book did for a `go` (`OwnBook`).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum BookNote {
+    /// The move is played from the book (a `BestMove` with it follows).
+    Move(Move),
+    /// The book cannot serve this position's variant (or none is loaded):
+    /// the search runs as without a book.
+    Error(String),
 }
 
 /// Receives the events of a search, on the search's thread.

@@ -1,6 +1,7 @@
 //! fers-engine: protocols, search and evaluation over fers-core.
 
 pub mod bench;
+pub mod book;
 pub mod engine;
 pub mod evaluate;
 pub mod events;

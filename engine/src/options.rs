@@ -32,6 +32,14 @@ pub enum OptionId {
     /// Evaluate orthodox chess with the learned network (else the
     /// hand-written evaluation).
     UseNnue,
+    /// Play book moves while the position is in the book.
+    OwnBook,
+    /// The book: Polyglot `.bin` or fers book, told apart by content.
+    BookFile,
+    /// Plies of the game in which the book is asked.
+    BookDepth,
+    /// `Best` (largest weight) or `Weighted` (random by weight).
+    BookVariety,
 }
 
 /// Largest `Hash` value (MB), as Stockfish allows; a size the machine
@@ -167,6 +175,38 @@ pub fn definitions_with(variants: &[String]) -> Vec<OptionDef> {
             id: OptionId::UseNnue,
             name: "Use NNUE",
             kind: OptionKind::Check { default: true },
+        },
+        OptionDef {
+            id: OptionId::OwnBook,
+            name: "OwnBook",
+            kind: OptionKind::Check { default: false },
+        },
+        OptionDef {
+            id: OptionId::BookFile,
+            name: "BookFile",
+            kind: OptionKind::String {
+                default: String::new(),
+            },
+        },
+        OptionDef {
+            id: OptionId::BookDepth,
+            name: "BookDepth",
+            kind: OptionKind::Spin {
+                default: crate::book::DEFAULT_BOOK_DEPTH,
+                min: 0,
+                max: 1000,
+            },
+        },
+        OptionDef {
+            id: OptionId::BookVariety,
+            name: "BookVariety",
+            kind: OptionKind::Combo {
+                default: crate::book::VARIETY_WEIGHTED.into(),
+                vars: vec![
+                    crate::book::VARIETY_BEST.into(),
+                    crate::book::VARIETY_WEIGHTED.into(),
+                ],
+            },
         },
     ]
 }

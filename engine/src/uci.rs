@@ -21,7 +21,7 @@
 
 use crate::engine::{Engine, OptionEffect, StartPos};
 use crate::evaluate::{evaluate, EvalTables};
-use crate::events::{line_text, Bound, Score, SearchEvent, SearchInfo};
+use crate::events::{line_text, BookNote, Bound, Score, SearchEvent, SearchInfo};
 use crate::nnue;
 use crate::notation::Notation;
 use crate::options::{self, OptionKind};
@@ -670,6 +670,13 @@ pub fn format_event(root: &Position, event: &SearchEvent, notation: Notation) ->
     match event {
         SearchEvent::Info(info) => format_info(root, info, notation),
         SearchEvent::NoLegalMove { score } => format!("info depth 0 score {}", score_words(*score)),
+        SearchEvent::Book(BookNote::Move(m)) => format!("info string book move {}", fmt(root, *m)),
+        SearchEvent::Book(BookNote::Error(why)) => {
+            format!(
+                "info string {}",
+                printable(&format!("error: {why}"), MAX_ERROR_CHARS)
+            )
+        }
         SearchEvent::BestMove { best: None, .. } => "bestmove (none)".to_string(),
         SearchEvent::BestMove {
             best: Some(b),

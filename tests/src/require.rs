@@ -13,7 +13,7 @@
 //!
 //! Every finder honours an environment variable that names the program
 //! explicitly (`FERS_FAIRY_STOCKFISH`, `FERS_STOCKFISH`, `FERS_PYTHON`,
-//! `FERS_BIN`); a named program that does not exist counts as missing, so
+//! `FERS_BIN`, `FERS_POLYGLOT`); a named program that does not exist counts as missing, so
 //! a test (`tests/tests/skip_rules.rs`) can hide each program and check that
 //! every rule fails under CI.
 
@@ -64,6 +64,18 @@ pub fn find_program(name: &str, env: &str) -> Option<PathBuf> {
 
 pub const FAIRY_STOCKFISH_HINT: &str = ".ci/run installs it: apt-get install fairy-stockfish";
 pub const STOCKFISH_HINT: &str = ".ci/run installs it: apt-get install stockfish";
+pub const POLYGLOT_HINT: &str = ".ci/run installs it: apt-get install polyglot";
+
+/// Debian's `polyglot` (`$FERS_POLYGLOT`, `PATH`, `/usr/games`), the
+/// independent maker of Polyglot books, or the skip rule.
+pub fn polyglot(test: &str) -> Option<PathBuf> {
+    or_skip(
+        find_program("polyglot", "FERS_POLYGLOT"),
+        test,
+        "polyglot not found ($FERS_POLYGLOT, PATH, /usr/games)",
+        POLYGLOT_HINT,
+    )
+}
 
 /// Fairy-Stockfish (`$FERS_FAIRY_STOCKFISH`, `PATH`, `/usr/games`), or the
 /// skip rule.

@@ -37,6 +37,11 @@ const RULES: &[(&str, &str, &str)] = &[
         "FERS_PYTHON",
         "tests/tests/pyffish_compare.rs",
     ),
+    (
+        "require::polyglot",
+        "FERS_POLYGLOT",
+        "tools/tests/book_polyglot.rs",
+    ),
     ("require::fers", "FERS_BIN", "(under searching_fers)"),
     (
         "require::searching_fers",
@@ -68,6 +73,7 @@ fn probe() {
         "require::python_with(pyffish)" => {
             fers_tests::require::python_with(test, &["pyffish"], "pyffish").is_some()
         }
+        "require::polyglot" => fers_tests::require::polyglot(test).is_some(),
         "require::fers" => fers_tests::require::fers(test).is_some(),
         "require::searching_fers" => fers_tests::require::searching_fers(test).is_some(),
         other => panic!("unknown rule {other}"),
