@@ -25,12 +25,12 @@ const RULES: &[(&str, &str, &str)] = &[
     (
         "require::stockfish",
         "FERS_STOCKFISH",
-        "tools/tests/search_bench_cli.rs",
+        "tools/tests/search_bench_cli.rs, tune_cli.rs",
     ),
     (
         "require::python_with(chess)",
         "FERS_PYTHON",
-        "engine/tests/python_selfplay.rs, tools/tests/match_games.rs",
+        "engine/tests/python_selfplay.rs, tools/tests/match_games.rs, tune_cli.rs",
     ),
     (
         "require::python_with(pyffish)",

@@ -6,16 +6,19 @@ few random moves for variety), and writes `FEN;score` for every position
 whose best move is quiet and whose side to move is not in check; the score
 is Stockfish's, in centipawns from White's side.
 
-    gen_tune_data.py START STEP OUT [--seed S] [--random P] [--depth D]
+    gen_tune_data.py START STEP OUT [--seed S] [--random P] [--depth D] [--force]
 
 plays the openings START, START+STEP, ... (run one process per core with
 START = 0, 1, ... and STEP = number of processes).
+
+OUT must not exist: a second run would otherwise add its positions to the
+first's and the data set would no longer be what its command says. With
+--force an existing OUT is truncated first.
 """
 import argparse
+import os
 import random
-
-import chess
-import chess.engine
+import sys
 
 ap = argparse.ArgumentParser()
 ap.add_argument("start", type=int)
@@ -26,13 +29,22 @@ ap.add_argument("--random", type=float, default=0.08, help="chance of a random m
 ap.add_argument("--depth", type=int, default=7)
 ap.add_argument("--openings", default="/work/shared/ref/chess/openings-8moves-2000.epd")
 ap.add_argument("--stockfish", default="/usr/games/stockfish")
+ap.add_argument("--force", action="store_true", help="truncate OUT if it exists")
 a = ap.parse_args()
+
+# Checked before anything starts, so a refused run changes nothing.
+if os.path.exists(a.out) and not a.force:
+    sys.exit(f"gen_tune_data.py: {a.out} exists; remove it or pass --force to overwrite")
+out = open(a.out, "w")  # truncates: OUT holds this run's positions only
+
+import chess  # noqa: E402 (after the cheap checks above)
+import chess.engine  # noqa: E402
 
 fens = [l.strip() for l in open(a.openings) if l.strip()]
 rng = random.Random(a.start + a.seed)
 eng = chess.engine.SimpleEngine.popen_uci(a.stockfish)
 eng.configure({"Threads": 1, "Hash": 16})
-with open(a.out, "a") as f:
+with out as f:
     for gi in range(a.start, len(fens), a.step):
         b = chess.Board(fens[gi])
         for _ in range(240):

@@ -75,3 +75,76 @@ fn only_fits_the_named_scalars() {
         .collect();
     assert_eq!(fitted, ["backward.mg", "backward.eg", "space"], "{err}");
 }
+
+/// `tools/py/gen_tune_data.py` never adds to an existing data file: it
+/// refuses one (and leaves it as it was), and `--force` truncates it, so
+/// two identical runs give identical files.
+#[test]
+fn gen_tune_data_refuses_or_truncates_an_existing_file() {
+    let test = "gen_tune_data_refuses_or_truncates_an_existing_file";
+    let Some(py) = fers_tests::require::python_with(test, &["chess", "chess.engine"], "chess")
+    else {
+        return;
+    };
+    let Some(stockfish) = fers_tests::require::stockfish(test) else {
+        return;
+    };
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("py/gen_tune_data.py");
+    let dir = std::env::temp_dir();
+    let id = std::process::id();
+    let out = dir.join(format!("fers-gen-tune-{id}.txt"));
+    let openings = dir.join(format!("fers-gen-tune-{id}.epd"));
+    std::fs::write(
+        &openings,
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n",
+    )
+    .unwrap();
+    std::fs::write(&out, "an earlier run\n").unwrap();
+    let run = |force: bool| {
+        let mut cmd = Command::new(&py);
+        cmd.arg(&script)
+            .args(["0", "1"])
+            .arg(&out)
+            .args(["--depth", "1", "--random", "0"])
+            .arg("--openings")
+            .arg(&openings)
+            .arg("--stockfish")
+            .arg(&stockfish);
+        if force {
+            cmd.arg("--force");
+        }
+        cmd.output().expect("run gen_tune_data.py")
+    };
+    let refused = run(false);
+    let err = String::from_utf8_lossy(&refused.stderr).to_string();
+    assert!(!refused.status.success(), "{err}");
+    assert!(err.contains("exists"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "an earlier run\n");
+    let first = run(true);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let a = std::fs::read_to_string(&out).unwrap();
+    let second = run(true);
+    assert!(
+        second.status.success(),
+        "{}",
+        String::from_utf8_lossy(&second.stderr)
+    );
+    let b = std::fs::read_to_string(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
+    let _ = std::fs::remove_file(&openings);
+    assert!(!a.contains("an earlier run"), "{a}");
+    assert!(a.lines().count() > 5, "positions written: {a}");
+    for l in a.lines() {
+        let (fen, cp) = l.split_once(';').expect("FEN;score");
+        assert_eq!(fen.split_whitespace().count(), 6, "{l}");
+        cp.parse::<i32>().expect("centipawns");
+    }
+    assert_eq!(
+        a, b,
+        "a second --force run gives the same file, not twice as much"
+    );
+}

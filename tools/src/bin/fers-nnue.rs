@@ -8,10 +8,14 @@
 //! relative to the perspective, six kinds, 64 squares, mirrored for Black)
 //! into `H` hidden units shared by both perspectives, squared clipped ReLU,
 //! and one output from the side to move's half followed by the other side's.
-//! Positions without castling rights are also used mirrored (a- and
-//! h-files swapped). The loss compares `sigmoid(out)` with `sigmoid(cp / 400)`; Adam; 2% of
-//! the data is held out and its loss printed each epoch. The weights are
-//! written quantised, in the format `fers_engine::nnue` loads.
+//! The loss compares `sigmoid(out)` with `sigmoid(cp / 400)`; Adam. 2% of
+//! the positions as given are held out first (drawn with `-seed`) and their
+//! loss printed each epoch; only then are the training positions augmented:
+//! those without castling rights are also used mirrored (a- and h-files
+//! swapped). Splitting before augmenting keeps every mirror twin on the side
+//! of its original, so the held-out loss is not flattered by positions whose
+//! twin was trained on. The weights are written quantised, in the format
+//! `fers_engine::nnue` loads.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::ExitCode;
@@ -25,6 +29,7 @@ const QA: f32 = 255.0;
 const QB: f32 = 64.0;
 const CLIP: f32 = 1.98;
 
+#[derive(Clone, Debug, PartialEq)]
 struct Sample {
     /// Feature indices from the side to move's view, then the other's.
     feats: [[u16; 32]; 2],
@@ -251,7 +256,8 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     let out_path = files.remove(0);
-    let mut data = Vec::new();
+    // Each position as given, with its mirror image when it has one.
+    let mut data: Vec<(Sample, Option<Sample>)> = Vec::new();
     for f in &files {
         let Ok(file) = std::fs::File::open(f) else {
             eprintln!("fers-nnue: cannot read {f}");
@@ -260,21 +266,22 @@ fn main() -> ExitCode {
         let before = data.len();
         for line in BufReader::new(file).lines().map_while(Result::ok) {
             if let Some(s) = parse(&line, false) {
-                data.push(s);
                 // Without castling rights, the mirror image is a free sample.
-                if line.split_whitespace().nth(2) == Some("-") {
-                    data.extend(parse(&line, true));
-                }
+                let mirror = if line.split_whitespace().nth(2) == Some("-") {
+                    parse(&line, true)
+                } else {
+                    None
+                };
+                data.push((s, mirror));
             }
         }
         eprintln!("{f}: {} positions", data.len() - before);
     }
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    data.shuffle(&mut rng);
-    let hold = (data.len() / 50).max(1).min(data.len());
-    let (valid, train) = data.split_at(hold);
+    let (valid, train) = split_then_mirror(data, &mut rng);
+    let (valid, train) = (&valid[..], &train[..]);
     eprintln!(
-        "{} training, {} held out, hidden {h}",
+        "{} training (mirrors included), {} held out (as given, no mirrors), hidden {h}",
         train.len(),
         valid.len()
     );
@@ -371,6 +378,25 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Shuffles the positions, holds out 2% of them (at least one), then
+/// augments the rest: returns (held out, training). A held-out position's
+/// mirror is dropped, never trained on.
+fn split_then_mirror(
+    mut data: Vec<(Sample, Option<Sample>)>,
+    rng: &mut impl Rng,
+) -> (Vec<Sample>, Vec<Sample>) {
+    data.shuffle(rng);
+    let hold = (data.len() / 50).max(1).min(data.len());
+    let rest = data.split_off(hold);
+    let valid = data.into_iter().map(|(s, _)| s).collect();
+    let mut train = Vec::with_capacity(rest.len() * 2);
+    for (s, m) in rest {
+        train.push(s);
+        train.extend(m);
+    }
+    (valid, train)
+}
+
 /// Quantises and writes the network (see `fers_engine::nnue` for the format).
 fn write_net(path: &str, l: &Layout, p: &[f32]) -> std::io::Result<()> {
     let q = |x: f32, s: f32| (x * s).round().clamp(-32767.0, 32767.0) as i16;
@@ -391,4 +417,50 @@ fn write_net(path: &str, l: &Layout, p: &[f32]) -> std::io::Result<()> {
     let tmp = format!("{path}.tmp");
     std::fs::File::create(&tmp)?.write_all(&bytes)?;
     std::fs::rename(tmp, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Positions without castling rights (every one has a mirror twin):
+    /// no held-out position may have its twin, or itself, in training.
+    #[test]
+    fn the_held_out_split_is_drawn_before_mirroring() {
+        let mut data = Vec::new();
+        for i in 0..400usize {
+            // A king pair and one pawn at distinct squares: 400 positions.
+            let (wk, bk, pawn) = (i % 8, 56 + (i / 8) % 8, 8 + (i * 7) % 48);
+            let mut board = ['1'; 64];
+            board[wk] = 'K';
+            board[bk] = 'k';
+            if pawn != wk && pawn != bk {
+                board[pawn] = 'P';
+            }
+            let ranks: Vec<String> = (0..8)
+                .rev()
+                .map(|r| board[r * 8..r * 8 + 8].iter().collect())
+                .collect();
+            let line = format!("{} w - - 0 1;{}", ranks.join("/"), i);
+            let s = parse(&line, false).expect("parses");
+            let m = parse(&line, true).expect("mirrors");
+            data.push((s, Some(m)));
+        }
+        let twins: Vec<(Sample, Sample)> = data
+            .iter()
+            .map(|(s, m)| (s.clone(), m.clone().unwrap()))
+            .collect();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+        let (valid, train) = split_then_mirror(data, &mut rng);
+        assert_eq!(valid.len(), 8, "2% of 400");
+        assert_eq!(train.len(), 2 * (400 - 8), "the rest, each with its mirror");
+        for v in &valid {
+            let (s, m) = twins
+                .iter()
+                .find(|(s, m)| s == v || m == v)
+                .expect("a held-out sample is a position as given or its mirror");
+            assert_eq!(s, v, "held out: positions as given, never mirrors");
+            assert!(!train.contains(s) && !train.contains(m), "twin trained on");
+        }
+    }
 }
