@@ -16,6 +16,8 @@ pub mod timeman;
 pub mod tt;
 pub mod tuned;
 pub mod uci;
+pub mod usi;
+pub mod xboard;
 
 pub use engine::Engine;
 pub use events::{Reporter, SearchEvent};

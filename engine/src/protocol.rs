@@ -142,8 +142,8 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, out: W) -> io::Resul
     let text = String::from_utf8_lossy(&first).into_owned();
     match Protocol::chosen_by(&text) {
         Protocol::Uci => drive(crate::uci::Uci::new(out), Some(first), in_rx),
-        // USI and XBoard: not yet (issue 19); UCI answers with an error.
-        Protocol::Usi | Protocol::XBoard => drive(crate::uci::Uci::new(out), Some(first), in_rx),
+        Protocol::XBoard => drive(crate::xboard::XBoard::new(out), Some(first), in_rx),
+        Protocol::Usi => drive(crate::usi::Usi::new(out), Some(first), in_rx),
     }
 }
 
@@ -247,6 +247,9 @@ mod tests {
     fn sessions_in_each_protocol() {
         assert!(session(b"\n\nuci\nquit\n").ends_with("uciok\n"));
         assert_eq!(session(b"isready\n"), "readyok\n");
+        assert!(session(b"usi\nquit\n").ends_with("usiok\n"));
+        let x = session(b"xboard\nprotover 2\nquit\n");
+        assert!(x.contains("feature ") && x.contains("done=1"), "{x}");
         assert_eq!(session(b""), "");
     }
 }

@@ -1,4 +1,6 @@
-//! Full games fers vs fers driven by python-chess (`tests/py/selfplay.py`).
+//! Full games fers vs fers driven by python-chess: both over UCI
+//! (`tests/py/selfplay.py`), and one over XBoard/CECP against one over UCI
+//! (`tests/py/xboard_game.py`).
 //!
 //! Needs python3 with python-chess: without it the skip rule of
 //! `fers_tests::require` applies (a failure under CI, where `.ci/run`
@@ -61,6 +63,43 @@ fn selfplay_through_python_chess() {
     assert!(
         out.status.success(),
         "selfplay.py failed (status {:?}):\n{stdout}\n{stderr}",
+        out.status.code()
+    );
+}
+
+/// python-chess's XBoard client (`popen_xboard`) plays full games with fers
+/// against fers over UCI: no illegal move, no rejected feature, no error.
+#[test]
+fn xboard_games_through_python_chess() {
+    let test = "xboard_games_through_python_chess";
+    let Some(py) = fers_tests::require::python_with(test, &["chess", "chess.engine"], "chess")
+    else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_fers");
+    let script: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "..",
+        "tests",
+        "py",
+        "xboard_game.py",
+    ]
+    .iter()
+    .collect();
+    let out = Command::new(py)
+        .arg(&script)
+        .arg(bin)
+        .arg("2")
+        .arg("2+0.05")
+        .output()
+        .expect("run xboard_game.py");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    println!("{stdout}");
+    eprintln!("{stderr}");
+    assert!(
+        out.status.success() && stdout.contains("\nOK"),
+        "xboard_game.py failed (status {:?}):\n{stdout}\n{stderr}",
         out.status.code()
     );
 }

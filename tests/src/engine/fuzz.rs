@@ -151,6 +151,85 @@ pub const VOCABULARY: &[&str] = &[
     "\u{fffd}",
 ];
 
+/// Well-formed XBoard/CECP commands (the engine already in CECP).
+pub const XBOARD_VALID: &[&str] = &[
+    "xboard",
+    "protover 2",
+    "new",
+    "variant normal",
+    "force",
+    "go",
+    "playother",
+    "level 40 5 0",
+    "level 0 0:30 2",
+    "st 1",
+    "sd 2",
+    "time 6000",
+    "otim 6000",
+    "usermove e2e4",
+    "usermove e7e5",
+    "usermove g1f3",
+    "usermove e1g1",
+    "undo",
+    "remove",
+    "result 1-0 {White mates}",
+    "setboard r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "setboard 7k/5Q2/6K1/8/8/8/8/8 w - - 0 1",
+    "analyze",
+    "exit",
+    ".",
+    "?",
+    "post",
+    "nopost",
+    "ping 7",
+    "hard",
+    "easy",
+    "memory 8",
+    "cores 1",
+    "option Move Overhead=50",
+];
+
+/// Well-formed USI commands.
+pub const USI_VALID: &[&str] = &[
+    "usi",
+    "isready",
+    "usinewgame",
+    "setoption name USI_Hash value 8",
+    "setoption name USI_Variant value chess",
+    "setoption name Move_Overhead value 20",
+    "position startpos",
+    "position startpos moves 4g4e 4b4d 2h3f",
+    "position sfen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - 1",
+    "position sfen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b - 1 moves 4h2h",
+    "go btime 1000 wtime 1000 byoyomi 100",
+    "go btime 0 wtime 0 byoyomi 50",
+    "go depth 3",
+    "go nodes 5000",
+    "go infinite",
+    "go ponder btime 1000 wtime 1000 binc 10 winc 10",
+    "stop",
+    "ponderhit",
+    "gameover win",
+];
+
+/// The command words random token lines start with, per protocol.
+const UCI_LEADS: &[&str] = &[
+    "position",
+    "go",
+    "setoption",
+    "debug",
+    "register",
+    "d",
+    "uci",
+];
+/// XBoard's command words that take arguments.
+pub const XBOARD_LEADS: &[&str] = &[
+    "usermove", "setboard", "level", "st", "sd", "time", "otim", "variant", "ping", "option",
+    "memory", "cores", "protover",
+];
+/// USI's command words that take arguments.
+pub const USI_LEADS: &[&str] = &["position", "go", "setoption", "gameover", "usi"];
+
 /// Multi-byte characters and odd whitespace, to splice into lines.
 const ODD_CHARS: &[&str] = &[
     "\t", "\r", "\u{b}", "\u{c}", "\u{a0}", "\u{3000}", "\u{2028}", "\u{85}", "é", "€", "𝄞",
@@ -160,12 +239,28 @@ const ODD_CHARS: &[&str] = &[
 /// A seeded source of random command lines.
 pub struct LineFuzzer {
     rng: StdRng,
+    valid: &'static [&'static str],
+    leads: &'static [&'static str],
 }
 
 impl LineFuzzer {
+    /// Lines for the UCI front-end.
     pub fn new(seed: u64) -> LineFuzzer {
+        LineFuzzer::with_commands(seed, VALID, UCI_LEADS)
+    }
+
+    /// Lines for another protocol: `valid` commands to truncate and mutate,
+    /// `leads` to start random token lines with (the shared vocabulary and
+    /// the other kinds of lines stay).
+    pub fn with_commands(
+        seed: u64,
+        valid: &'static [&'static str],
+        leads: &'static [&'static str],
+    ) -> LineFuzzer {
         LineFuzzer {
             rng: StdRng::seed_from_u64(seed),
+            valid,
+            leads,
         }
     }
 
@@ -186,7 +281,7 @@ impl LineFuzzer {
     }
 
     fn valid(&mut self) -> &'static str {
-        VALID[self.rng.gen_range(0..VALID.len())]
+        self.valid[self.rng.gen_range(0..self.valid.len())]
     }
 
     fn word(&mut self) -> &'static str {
@@ -245,16 +340,7 @@ impl LineFuzzer {
         let n = self.rng.gen_range(1..=12);
         let mut words: Vec<&str> = (0..n).map(|_| self.word()).collect();
         if self.rng.gen_bool(0.6) {
-            let lead = [
-                "position",
-                "go",
-                "setoption",
-                "debug",
-                "register",
-                "d",
-                "uci",
-            ];
-            words.insert(0, lead[self.rng.gen_range(0..lead.len())]);
+            words.insert(0, self.leads[self.rng.gen_range(0..self.leads.len())]);
         }
         words.join(" ").into_bytes()
     }
