@@ -177,7 +177,7 @@ fn royal_start_file(v: &'static Variant) -> Option<u8> {
 /// reports through: a game whose captures Betza cannot express sets
 /// `legality_off`). `None` for orthodox chess, which XBoard knows.
 pub fn rules_for(v: &'static Variant) -> Option<XBoardRules> {
-    if v.name == "chess" {
+    if v.name == "chess" && v.conditions.is_empty() {
         return None;
     }
     let g = v.geometry;
@@ -193,6 +193,15 @@ pub fn rules_for(v: &'static Variant) -> Option<XBoardRules> {
     let mut legality_off = None;
     if !unsaid.is_empty() {
         legality_off = Some(format!("Betza cannot express {}", unsaid.join(", ")));
+    }
+    if !v.conditions.is_empty() {
+        // Rebirths, colour changes, paralysis...: what a move does to the
+        // board is no longer what the pieces' Betza says.
+        let names: Vec<&str> = v.conditions.iter().map(|c| c.name()).collect();
+        legality_off = Some(format!(
+            "the conditions {} change captures",
+            names.join(", ")
+        ));
     }
     if table.is_none() {
         legality_off = Some(format!("{} piece kinds exceed XBoard's 22", v.pieces.len()));
@@ -906,6 +915,16 @@ mod tests {
         assert!(r.pieces.iter().any(|p| p.starts_with("piece A& ")), "{r:?}");
         assert_eq!(r.legality_off, None);
         assert!(rules_for(fers_core::variant::chess()).is_none());
+    }
+
+    #[test]
+    fn conditions_switch_the_gui_legality_test_off() {
+        let v = load("[circe-test:chess]\nconditions = circe\n");
+        let r = rules_for(v).expect("conditions need rules");
+        let why = r.legality_off.clone().expect("Betza cannot say Circe");
+        assert!(why.contains("circe"), "{why}");
+        // The pieces themselves are still described.
+        assert!(r.pieces.contains(&"piece N& N".to_string()), "{r:?}");
     }
 
     #[test]
