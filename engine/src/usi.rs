@@ -23,7 +23,7 @@
 //!   string error: ...` lines, as in UCI.
 
 use crate::engine::{Engine, OptionEffect, StartPos};
-use crate::events::{line_text, Bound, Score, SearchEvent, SearchInfo};
+use crate::events::{line_text, BookNote, Bound, Score, SearchEvent, SearchInfo};
 use crate::notation::{usi_side, Notation};
 use crate::options::{self, OptionDef, OptionKind};
 use crate::protocol::{printable, Events, Flow, FrontEnd, Report};
@@ -468,6 +468,13 @@ pub fn format_event(root: &Position, event: &SearchEvent) -> String {
     match event {
         SearchEvent::Info(i) => format_info(root, i),
         SearchEvent::NoLegalMove { score } => format!("info depth 0 score {}", score_words(*score)),
+        SearchEvent::Book(BookNote::Move(m)) => {
+            format!("info string book move {}", Notation::Usi.format(root, *m))
+        }
+        SearchEvent::Book(BookNote::Error(why)) => format!(
+            "info string {}",
+            printable(&format!("error: {why}"), MAX_ERROR_CHARS)
+        ),
         SearchEvent::BestMove { best: None, .. } => "bestmove resign".into(),
         SearchEvent::BestMove {
             best: Some(b),
