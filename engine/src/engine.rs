@@ -426,10 +426,26 @@ impl Engine {
 
     /// Perft from the current position, split by root move.
     pub fn perft(&self, depth: u32) -> Result<PerftReport, EngineError> {
+        self.perft_in(depth, Notation::Fers)
+    }
+
+    /// [`Engine::perft`] with the root moves written in `notation` (GUIs
+    /// compare divides of Chess960 in king-takes-rook castling).
+    pub fn perft_in(&self, depth: u32, notation: Notation) -> Result<PerftReport, EngineError> {
         if !(1..=MAX_PERFT_DEPTH).contains(&depth) {
             return Err(EngineError::BadPerftDepth(depth));
         }
-        let divide = perft::divide(self.position(), depth);
+        let pos = self.position();
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        let divide: Vec<(String, u64)> = list
+            .iter()
+            .map(|&m| {
+                let mut next = pos.clone();
+                next.play(m);
+                (notation.format(pos, m), perft::perft(&next, depth - 1))
+            })
+            .collect();
         let total = divide.iter().map(|(_, n)| n).sum();
         Ok(PerftReport { divide, total })
     }
@@ -549,5 +565,19 @@ mod tests {
         assert_eq!(e.perft(1).expect("depth 1").total, 20);
         assert!(e.perft(0).is_err());
         assert!(e.perft(MAX_PERFT_DEPTH + 1).is_err());
+    }
+
+    #[test]
+    fn chess960_divide_writes_king_takes_rook() {
+        let mut e = Engine::new();
+        e.set_position(StartPos::Fen("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1"), &[])
+            .expect("Shredder-FEN rights");
+        let fers = e.perft_in(2, Notation::Fers).expect("depth 2");
+        let c960 = e.perft_in(2, Notation::Chess960).expect("depth 2");
+        assert_eq!(fers.total, c960.total);
+        assert!(fers.divide.iter().any(|(m, _)| m == "e1g1"));
+        assert!(c960.divide.iter().any(|(m, _)| m == "e1h1"));
+        assert!(c960.divide.iter().any(|(m, _)| m == "e1a1"));
+        assert!(!c960.divide.iter().any(|(m, _)| m == "e1g1"));
     }
 }

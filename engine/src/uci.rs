@@ -578,7 +578,7 @@ impl<W: Write> Uci<W> {
 
     /// `go perft N`, printed as Stockfish does.
     fn perft(&mut self, depth: u32) -> io::Result<()> {
-        match self.engine.perft(depth) {
+        match self.engine.perft_in(depth, self.notation()) {
             Ok(report) => {
                 for (m, n) in &report.divide {
                     writeln!(self.out, "{m}: {n}")?;
@@ -1120,6 +1120,27 @@ mod tests {
                 .any(|b| best.starts_with(b)),
             "{out}"
         );
+    }
+
+    #[test]
+    fn chess960_castling_is_king_takes_rook() {
+        let fen = "position fen 1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1";
+        let out = session(&[
+            "setoption name UCI_Chess960 value true",
+            fen,
+            "go perft 1",
+            &format!("{fen} moves e1g1"),
+            "d",
+        ]);
+        assert!(out.contains("\ne1g1: 1\n"), "king takes the g1 rook: {out}");
+        assert!(out.contains("\ne1b1: 1\n"), "king takes the b1 rook: {out}");
+        assert!(
+            out.contains("Fen: 1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R3RK1 b kq - 1 1\n"),
+            "{out}"
+        );
+        // Without the option e1g1 is the king's own step, and e1b1 illegal.
+        let out = session(&[fen, "go perft 1"]);
+        assert!(!out.contains("e1b1"), "{out}");
     }
 
     #[test]
