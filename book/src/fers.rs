@@ -256,8 +256,9 @@ pub struct FersBook {
     stride: u64,
 }
 
-/// Most keys of the in-memory sample index (32 KB).
-pub const INDEX_KEYS: u64 = 4096;
+/// Most keys of the in-memory sample index (256 KB at most, whatever the
+/// book's size; a 2-million-entry book reads 62 entries a lookup).
+pub const INDEX_KEYS: u64 = 32768;
 /// Most entries a lookup reads at once (about 56 KB); larger ranges are
 /// narrowed by reading single entries first.
 const BLOCK_ENTRIES: u64 = 2048;
@@ -571,8 +572,11 @@ impl FersBook {
     /// variant is checked first.
     pub fn moves(&self, pos: &Position) -> Result<Vec<(Move, BookMove)>, FersBookError> {
         self.check_variant(pos.variant())?;
-        Ok(self
-            .lookup(pos.key())?
+        let stored = self.lookup(pos.key())?;
+        if stored.is_empty() {
+            return Ok(Vec::new());
+        }
+        Ok(stored
             .into_iter()
             .filter_map(|b| pos.parse_move(&b.mv).ok().map(|m| (m, b)))
             .collect())

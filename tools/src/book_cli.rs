@@ -230,7 +230,20 @@ pub struct BenchReport {
     pub lookups: usize,
     pub hit_ns: f64,
     pub miss_ns: f64,
+    /// CPU time (user + system) per stored-key lookup, where measurable.
+    pub hit_cpu_ns: Option<f64>,
     pub position_ns: f64,
+}
+
+/// CPU time (user + system) of this thread in seconds (Linux), so that
+/// lookups are timed apart from other processes on a loaded machine.
+fn thread_cpu_seconds() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // Fields after the parenthesised name: utime and stime are 14 and 15.
+    let rest = &s[s.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
 }
 
 fn rss_kb() -> Option<i64> {
@@ -323,7 +336,12 @@ pub fn bench(
         std::hint::black_box(found);
         Ok(t.elapsed().as_secs_f64() * 1e9 / keys.len().max(1) as f64)
     };
+    let cpu = thread_cpu_seconds();
     let hit_ns = time(&hits)?;
+    let hit_cpu_ns = match (cpu, thread_cpu_seconds()) {
+        (Some(a), Some(b)) => Some((b - a) * 1e9 / hits.len().max(1) as f64),
+        _ => None,
+    };
     let miss_ns = time(&misses)?;
     let t = Instant::now();
     for p in &sample {
@@ -347,6 +365,7 @@ pub fn bench(
         lookups: hits.len(),
         hit_ns,
         miss_ns,
+        hit_cpu_ns,
         position_ns,
     })
 }

@@ -286,6 +286,9 @@ fn run(m: &ArgMatches) -> Result<(), String> {
                  (key, lookup, moves checked legal); {} lookups each",
                 r.hit_ns, r.miss_ns, r.position_ns, r.lookups
             );
+            if let Some(c) = r.hit_cpu_ns {
+                println!("lookup CPU time (user + system): {c:.0} ns per stored key");
+            }
         }
         other => return Err(format!("unknown subcommand {other}")),
     }
