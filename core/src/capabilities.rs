@@ -14,6 +14,10 @@ pub struct Capabilities {
     /// royal kind, and no rule that changes the board beyond the move or
     /// changes what gives check.
     pub pin_legality: bool,
+    /// Legality judged on a board copy with only the move's own squares
+    /// changed, without `Position::play`: no rule changes the board beyond
+    /// the move (no condition's effects, no vanishing squares).
+    pub board_copy_legality: bool,
     /// Castling judged from the attack plan (leapers, riders and pawns
     /// only: moving the rook cannot open a hurdle line).
     pub simple_castling: bool,
@@ -38,6 +42,7 @@ impl Capabilities {
     /// No shortcut at all: the general path everywhere.
     pub const NONE: Capabilities = Capabilities {
         pin_legality: false,
+        board_copy_legality: false,
         simple_castling: false,
         plain_check: false,
         exact_see: false,

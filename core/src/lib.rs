@@ -25,6 +25,7 @@ mod rules;
 pub mod see;
 pub mod variant;
 pub mod variant_file;
+pub mod wormhole;
 pub mod zobrist;
 
 pub use capabilities::Capabilities;

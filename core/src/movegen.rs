@@ -52,6 +52,9 @@ pub fn targets(
     c: &Component,
     sink: &mut impl Sink,
 ) -> bool {
+    if v.holes.skip {
+        return crate::wormhole::skip_targets(v, board, from, us, c, sink);
+    }
     let steps = &v.steps;
     let quiet_ok = c.mode != Mode::CaptureOnly;
     let capture_ok = c.mode != Mode::MoveOnly;
@@ -361,7 +364,7 @@ impl Position {
         }
         if self.v.caps.pin_legality {
             self.filter_fast(list);
-        } else if conditions {
+        } else if !self.v.caps.board_copy_legality {
             list.retain(|m| self.legal_by_play(m));
         } else {
             list.retain(|m| self.legal_general(m));
@@ -465,6 +468,9 @@ impl Position {
 
     fn gen_pawn(&self, from: u8, list: &mut MoveList, noisy: bool) {
         let v = self.v;
+        if v.holes.skip {
+            return self.gen_pawn_skip(from, list, noisy);
+        }
         let us = self.side;
         let promo_rank = v.promotion_rank(us);
         let geo = v.geometry;
@@ -871,6 +877,9 @@ const MAX_TRACKED_RAYS: usize = 64;
 #[inline]
 fn attacked_on(pos: &Position, board: &[Piece; MAX_SQUARES], sq: u8, by: Color) -> bool {
     let v = pos.v;
+    if v.holes.skip {
+        return crate::wormhole::skip_attacked(v, board, sq, by);
+    }
     if simple_attackers(v, board, sq, by, |_, _| true) {
         return true;
     }

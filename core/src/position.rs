@@ -41,6 +41,15 @@ pub struct Position {
     pub(crate) exchanged: [u8; 2],
 }
 
+/// The third field of a vchess FEN is the number of plies played (fers's
+/// castling field is never a bare number).
+fn vchess_move_count(field: &str) -> Option<u16> {
+    if field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(field.parse::<u16>().unwrap_or(u16::MAX).min(u16::MAX - 1))
+}
+
 /// Why a FEN was refused.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct FenError(pub String);
@@ -184,7 +193,12 @@ impl Position {
             }
         }
 
-        if let Some(cf) = fields.next() {
+        let mut fields = fields.peekable();
+        if let Some(n) = fields.peek().and_then(|f| vchess_move_count(f)) {
+            // The vchess site's FEN: `<board> <side> <plies played>`.
+            fields.next();
+            pos.fullmove = n / 2 + 1;
+        } else if let Some(cf) = fields.next() {
             pos.parse_castling(cf)?;
         }
         if let Some(ep) = fields.next() {
@@ -470,6 +484,9 @@ impl Position {
             let before = crate::effects::Before::of(self, m);
             self.play_move(m);
             self.apply_effects(m, &before);
+        }
+        if self.v.holes.vanish {
+            self.vanish(m.from());
         }
         let us = self.side;
         self.side = us.flip();

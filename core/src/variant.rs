@@ -11,6 +11,7 @@ use crate::capabilities::Capabilities;
 use crate::conditions::{self, Condition, Conditions, RebirthTable};
 use crate::geometry::{Geometry, SquareSet, Steps, Topology, NO_SQ, SYMMETRIES};
 use crate::piece::{named_piece, Atom, Color, Family, Mode, Movement, PieceDef};
+use crate::wormhole::{skip_family_ok, HoleRules, SkipTables};
 use crate::zobrist::Zobrist;
 use std::sync::OnceLock;
 
@@ -52,6 +53,11 @@ pub struct VariantSpec {
     pub insufficient_material: bool,
     /// Fairy conditions of seed 003 played on top of the pieces.
     pub conditions: Conditions,
+    /// Vanishing squares and hole-skipping movement (Wormhole).
+    pub holes: HoleRules,
+    /// Pawns promote only by capturing onto the last rank; a push there
+    /// leaves a pawn.
+    pub capture_promotion: bool,
 }
 
 /// A compiled movement atom: the family with its direction numbers, per
@@ -138,6 +144,10 @@ pub struct Variant {
     pub dedup_kinds: u32,
     /// The fairy conditions in force.
     pub conditions: Conditions,
+    pub holes: HoleRules,
+    pub capture_promotion: bool,
+    /// Hole-skipping movement's tables (`holes.skip` only).
+    pub skip: Option<SkipTables>,
     /// The tables the conditions read (rebirth squares, home squares, ...).
     pub rules: RuleTables,
     /// Which shortcuts are sound here (derived from everything above).
@@ -247,6 +257,24 @@ impl Variant {
                 steps.dir(&geometry, 1, fwd[1]),
             ],
         ];
+
+        let skip = if spec.holes.skip {
+            if let Some(p) = spec
+                .pieces
+                .iter()
+                .find(|p| p.movement.0.iter().any(|a| !skip_family_ok(a.family)))
+            {
+                return Err(format!(
+                    "piece '{}': hole-skipping movement is defined for leapers, \
+                     decomposed leapers and pawns only",
+                    p.letter
+                ));
+            }
+            let pawn = pawns.first().map(|&k| (k, pawn_captures));
+            Some(SkipTables::new(&geometry, &mut steps, &components, pawn))
+        } else {
+            None
+        };
 
         // Attack plan: merge every leaper/rider direction of every kind, per
         // attacking colour, walking from the target (negated vectors).
@@ -391,6 +419,9 @@ impl Variant {
             fallback_kinds,
             dedup_kinds,
             conditions: spec.conditions,
+            holes: spec.holes,
+            capture_promotion: spec.capture_promotion,
+            skip,
             rules: RuleTables::default(),
             caps,
             zobrist,
@@ -483,7 +514,12 @@ fn derive_capabilities(
     complex_kinds: u32,
 ) -> Capabilities {
     let cond = spec.conditions;
-    let shape_only = cond.iter().all(|c| SHAPE_ONLY.contains(&c));
+    // Vanishing squares change the board beyond the move, and skipped
+    // holes change the lines: pins, check masks and the attack plan's
+    // empty-board geometry mean nothing there. Attack detection itself
+    // follows the holes (`wormhole::skip_attacked`), so check stays plain.
+    let holes = spec.holes.vanish || spec.holes.skip;
+    let shape_only = cond.iter().all(|c| SHAPE_ONLY.contains(&c)) && !holes;
     let plain_check = !cond.any(&CHECK_RULES);
     let pin_legality = royals == 1 && shape_only;
     let plain_8x8 = spec.files == 8 && spec.ranks == 8 && spec.topology == Topology::Plain;
@@ -497,6 +533,7 @@ fn derive_capabilities(
                     .any(|p| p.movement.to_string() == want && (p.royal == (*name == "king")))
             });
     let chess_network = cond.is_empty()
+        && !holes
         && plain_8x8
         && orthodox_pieces
         && spec.castling
@@ -513,6 +550,7 @@ fn derive_capabilities(
     ]);
     Capabilities {
         pin_legality,
+        board_copy_legality: cond.is_empty() && !spec.holes.vanish,
         simple_castling: pin_legality && all_simple,
         plain_check,
         exact_see: complex_kinds == 0 && shape_only && !cond.has(Condition::NoCapture),
@@ -718,6 +756,8 @@ pub fn chess_spec() -> VariantSpec {
         move_rule: 100,
         insufficient_material: true,
         conditions: Conditions::NONE,
+        holes: HoleRules::NONE,
+        capture_promotion: false,
     }
 }
 
@@ -737,25 +777,76 @@ pub fn empty_spec() -> VariantSpec {
     }
 }
 
+fn custom(name: &str, letter: char, movement: &str) -> PieceDef {
+    PieceDef {
+        name: name.to_string(),
+        letter,
+        movement: movement.parse().expect("built-in movement"),
+        royal: name == "king",
+    }
+}
+
+/// Wormhole (seed 002, the vchess site's "Wormhole1", `ref/vchess/NOTES.md`):
+/// vacated squares vanish, moves skip holes, pieces never block. The
+/// knight is one orthogonal shift then one outward diagonal shift, the
+/// wizard two orthogonal then one diagonal (or one diagonal), and the lion
+/// captures (only) like a king besides its two-square leaps.
+pub fn wormhole_spec() -> VariantSpec {
+    VariantSpec {
+        name: "wormhole".into(),
+        pieces: vec![
+            piece("pawn", 'p'),
+            custom("knight", 'n', "decomposed-leaper(0,1;1,1)"),
+            custom("champion", 'c', "leaper(0,1)+leaper(0,2)+leaper(2,2)"),
+            custom("wizard", 'w', "leaper(1,1)+decomposed-leaper(0,2;1,1)"),
+            custom(
+                "lion",
+                'm',
+                "leaper(0,2)+leaper(2,2)+capture:leaper(0,1)+capture:leaper(1,1)",
+            ),
+            piece("king", 'k'),
+        ],
+        start_fen: "cnwmkwnc/pppppppp/8/8/8/8/PPPPPPPP/CNWMKWNC w 0".into(),
+        promotion: vec!['m', 'c', 'w', 'n'],
+        castling: false,
+        en_passant: false,
+        // Every ply adds a hole: a game ends within 64 plies by itself.
+        move_rule: 0,
+        insufficient_material: false,
+        stalemate: StalemateRule::Loss,
+        holes: HoleRules {
+            vanish: true,
+            skip: true,
+        },
+        capture_promotion: true,
+        ..chess_spec()
+    }
+}
+
 /// The specification of a built-in variant, to inherit from.
 pub fn builtin_spec(name: &str) -> Option<VariantSpec> {
     match name.to_ascii_lowercase().as_str() {
         "chess" | "standard" | "normal" => Some(chess_spec()),
+        "wormhole" => Some(wormhole_spec()),
         _ => None,
     }
 }
 
 /// Names of the built-in variants, for `UCI_Variant`.
 pub fn builtin_names() -> &'static [&'static str] {
-    &["chess"]
+    &["chess", "wormhole"]
 }
 
 /// A built-in variant by name (case-insensitive), built on first use.
 pub fn builtin(name: &str) -> Option<&'static Variant> {
     static CHESS: OnceLock<Variant> = OnceLock::new();
+    static WORMHOLE: OnceLock<Variant> = OnceLock::new();
     match name.to_ascii_lowercase().as_str() {
         "chess" | "standard" | "normal" => {
             Some(CHESS.get_or_init(|| Variant::build(chess_spec()).expect("chess builds")))
+        }
+        "wormhole" => {
+            Some(WORMHOLE.get_or_init(|| Variant::build(wormhole_spec()).expect("wormhole builds")))
         }
         _ => None,
     }

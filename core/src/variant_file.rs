@@ -186,6 +186,10 @@ fn apply(spec: &mut VariantSpec, key: &str, value: &str) -> Result<(), String> {
         "castling" => spec.castling = parse_bool(v)?,
         "double_step" | "doubleStep" => spec.double_step = parse_bool(v)?,
         "en_passant" | "enPassant" => spec.en_passant = parse_bool(v)?,
+        // Wormhole's rules, for any variant (`wormhole.rs`).
+        "vanishing_squares" | "vanishingSquares" => spec.holes.vanish = parse_bool(v)?,
+        "skip_holes" | "skipHoles" => spec.holes.skip = parse_bool(v)?,
+        "capture_promotion" | "capturePromotion" => spec.capture_promotion = parse_bool(v)?,
         "stalemate" => {
             spec.stalemate = match v {
                 "draw" => StalemateRule::Draw,

@@ -36,6 +36,8 @@ fn variant(movement: &str, topology: Topology) -> &'static Variant {
         move_rule: 0,
         insufficient_material: false,
         conditions: Default::default(),
+        holes: Default::default(),
+        capture_promotion: false,
     };
     variant::leak(Variant::build(spec).unwrap())
 }

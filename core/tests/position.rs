@@ -275,6 +275,8 @@ fn custom(
         move_rule: 0,
         insufficient_material: false,
         conditions: Default::default(),
+        holes: Default::default(),
+        capture_promotion: false,
     };
     variant::leak(Variant::build(spec).unwrap())
 }

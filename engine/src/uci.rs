@@ -928,7 +928,8 @@ mod tests {
         let lines: Vec<&str> = out.lines().collect();
         assert!(lines[0].starts_with("id name fers"), "{out}");
         assert!(lines[1].starts_with("id author "), "{out}");
-        assert!(lines.contains(&"option name UCI_Variant type combo default chess var chess"));
+        assert!(lines
+            .contains(&"option name UCI_Variant type combo default chess var chess var wormhole"));
         assert_eq!(lines.last(), Some(&"uciok"));
     }
 
