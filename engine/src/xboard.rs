@@ -203,15 +203,17 @@ pub fn rules_for(v: &'static Variant) -> Option<XBoardRules> {
             names.join(", ")
         ));
     }
+    if v.holes.vanish || v.holes.skip {
+        legality_off = Some("squares vanish and moves skip the holes".into());
+    }
     if table.is_none() {
         legality_off = Some(format!("{} piece kinds exceed XBoard's 22", v.pieces.len()));
     }
     let table = table.unwrap_or_else(|| "-".into());
+    // A full FEN: a built-in start may be written the vchess site's way.
+    let start = Position::startpos(v).to_fen();
     Some(XBoardRules {
-        setup: format!(
-            "setup ({table}) {}x{}+0_fairy {}",
-            g.files, g.ranks, v.start_fen
-        ),
+        setup: format!("setup ({table}) {}x{}+0_fairy {start}", g.files, g.ranks),
         pieces,
         legality_off,
     })
@@ -753,7 +755,7 @@ mod tests {
             "ping=1",
             "sigint=0",
             "myname=\"fers ",
-            "variants=\"normal\"",
+            "variants=\"normal,wormhole\"",
         ] {
             assert!(first.contains(f), "{f}: {first}");
         }
@@ -944,7 +946,7 @@ mod tests {
         );
         let _ = std::fs::remove_file(&path);
         let out = String::from_utf8(x.output().clone()).expect("UTF-8");
-        assert!(out.contains("variants=\"normal,nr\""), "{out}");
+        assert!(out.contains("variants=\"normal,wormhole,nr\""), "{out}");
         assert!(
             out.contains("setup (PNBRQ................Kpnbrq................k) 8x8+0_fairy "),
             "{out}"

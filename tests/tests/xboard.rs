@@ -53,7 +53,7 @@ fn features_name_the_protocol_needs() {
         "ping=1",
         "sigint=0",
         "myname=\"fers ",
-        "variants=\"normal\"",
+        "variants=\"normal,wormhole\"",
     ] {
         assert!(line.contains(f), "{f} missing in {line}");
     }
