@@ -3,7 +3,11 @@
 //! protocol by the first command (`uci`, `usi` or `xboard`, as
 //! Fairy-Stockfish does; anything else is read as UCI, the default).
 
+use crate::engine::Engine;
 use crate::events::{Reporter, SearchEvent};
+use crate::uci::Uci;
+use crate::usi::Usi;
+use crate::xboard::XBoard;
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use fers_core::Position;
 use std::io::{self, BufRead, Write};
@@ -128,6 +132,16 @@ impl Protocol {
 /// Runs a session: the first non-blank line chooses the protocol (and is
 /// then handled by it), until `quit` or the end of the input.
 pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, out: W) -> io::Result<()> {
+    run_engine(input, out, Engine::new())
+}
+
+/// [`run`] with an engine prepared beforehand (variants loaded by
+/// `fers load FILE`), which the chosen front-end takes over.
+pub fn run_engine<R: BufRead + Send + 'static, W: Write>(
+    input: R,
+    out: W,
+    engine: Engine,
+) -> io::Result<()> {
     let in_rx = spawn_reader(input)?;
     let mut first = Vec::new();
     while let Ok(buf) = in_rx.recv() {
@@ -141,9 +155,9 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, out: W) -> io::Resul
     }
     let text = String::from_utf8_lossy(&first).into_owned();
     match Protocol::chosen_by(&text) {
-        Protocol::Uci => drive(crate::uci::Uci::new(out), Some(first), in_rx),
-        Protocol::XBoard => drive(crate::xboard::XBoard::new(out), Some(first), in_rx),
-        Protocol::Usi => drive(crate::usi::Usi::new(out), Some(first), in_rx),
+        Protocol::Uci => drive(Uci::with_engine(out, engine), Some(first), in_rx),
+        Protocol::XBoard => drive(XBoard::with_engine(out, engine), Some(first), in_rx),
+        Protocol::Usi => drive(Usi::with_engine(out, engine), Some(first), in_rx),
     }
 }
 

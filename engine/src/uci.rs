@@ -312,8 +312,13 @@ pub struct Uci<W: Write> {
 
 impl<W: Write> Uci<W> {
     pub fn new(out: W) -> Self {
+        Uci::with_engine(out, Engine::new())
+    }
+
+    /// A front-end over an engine prepared beforehand (`fers load FILE`).
+    pub fn with_engine(out: W, engine: Engine) -> Self {
         Uci {
-            engine: Engine::new(),
+            engine,
             out,
             debug: false,
             events: Events::default(),

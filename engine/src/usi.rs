@@ -289,8 +289,13 @@ pub struct Usi<W: Write> {
 
 impl<W: Write> Usi<W> {
     pub fn new(out: W) -> Self {
+        Usi::with_engine(out, Engine::new())
+    }
+
+    /// A front-end over an engine prepared beforehand (`fers load FILE`).
+    pub fn with_engine(out: W, engine: Engine) -> Self {
         Usi {
-            engine: Engine::new(),
+            engine,
             out,
             events: Events::default(),
         }

@@ -243,8 +243,13 @@ pub struct XBoard<W: Write> {
 
 impl<W: Write> XBoard<W> {
     pub fn new(out: W) -> Self {
+        XBoard::with_engine(out, Engine::new())
+    }
+
+    /// A front-end over an engine prepared beforehand (`fers load FILE`).
+    pub fn with_engine(out: W, engine: Engine) -> Self {
         XBoard {
-            engine: Engine::new(),
+            engine,
             out,
             events: Events::default(),
             engine_side: Some(Color::Black),

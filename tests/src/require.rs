@@ -77,6 +77,40 @@ pub fn polyglot(test: &str) -> Option<PathBuf> {
     )
 }
 
+pub const XBOARD_GUI_HINT: &str =
+    ".ci/run installs them: apt-get install xboard xvfb x11-apps imagemagick";
+
+/// What the XBoard GUI test needs (`tests/gui/xboard_fairy.sh`): xboard
+/// (`$FERS_XBOARD`), Xvfb, xwd and ImageMagick's convert, or the skip rule.
+/// Returns the xboard binary.
+pub fn xboard_gui(test: &str) -> Option<PathBuf> {
+    let xboard = find_program("xboard", "FERS_XBOARD");
+    let others: Vec<&str> = [
+        ("Xvfb", "FERS_XVFB"),
+        ("xwd", "FERS_XWD"),
+        ("convert", "FERS_CONVERT"),
+    ]
+    .into_iter()
+    .filter(|(name, env)| find_program(name, env).is_none())
+    .map(|(name, _)| name)
+    .collect();
+    let found = xboard.filter(|_| others.is_empty());
+    or_skip(
+        found,
+        test,
+        &format!(
+            "the XBoard GUI test needs xboard ($FERS_XBOARD, PATH, /usr/games), Xvfb, xwd \
+             and convert{}",
+            if others.is_empty() {
+                String::new()
+            } else {
+                format!(" (missing: {})", others.join(", "))
+            }
+        ),
+        XBOARD_GUI_HINT,
+    )
+}
+
 /// Fairy-Stockfish (`$FERS_FAIRY_STOCKFISH`, `PATH`, `/usr/games`), or the
 /// skip rule.
 pub fn fairy_stockfish(test: &str) -> Option<PathBuf> {

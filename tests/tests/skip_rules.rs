@@ -42,6 +42,11 @@ const RULES: &[(&str, &str, &str)] = &[
         "FERS_POLYGLOT",
         "tools/tests/book_polyglot.rs",
     ),
+    (
+        "require::xboard_gui",
+        "FERS_XBOARD",
+        "tests/tests/xboard_gui.rs",
+    ),
     ("require::fers", "FERS_BIN", "(under searching_fers)"),
     (
         "require::searching_fers",
@@ -74,6 +79,7 @@ fn probe() {
             fers_tests::require::python_with(test, &["pyffish"], "pyffish").is_some()
         }
         "require::polyglot" => fers_tests::require::polyglot(test).is_some(),
+        "require::xboard_gui" => fers_tests::require::xboard_gui(test).is_some(),
         "require::fers" => fers_tests::require::fers(test).is_some(),
         "require::searching_fers" => fers_tests::require::searching_fers(test).is_some(),
         other => panic!("unknown rule {other}"),
