@@ -478,7 +478,7 @@ fn search_bench(
     fsf_path: Option<&str>,
     stockfish_path: Option<&str>,
 ) -> Result<(), String> {
-    use fers_tools::search_bench::{best_of, stockfish_bench_args, write_fen_file, BenchResult};
+    use fers_tools::search_bench::{run_bench, stockfish_bench_args, write_fen_file, BenchResult};
     let fers = find_fers(fers_path)?;
     let fsf = fsf_path
         .map(std::path::PathBuf::from)
@@ -511,35 +511,61 @@ fn search_bench(
         engines.push(("stockfish", sf, stockfish_bench_args(depth, &fens)));
     }
     eprintln!(
-        "best of {repeat} run(s) per engine; {positions} positions (fers bench) at depth {depth}, \
+        "best of {repeat} round(s); {positions} positions (fers bench) at depth {depth}, \
          1 thread, 16 MB"
     );
-    let mut results: Vec<(&str, BenchResult)> = Vec::new();
-    for (name, path, args) in &engines {
-        let r = best_of(repeat, path, args);
-        let r = match r {
-            Ok(r) => r,
-            Err(e) => {
+    // Rounds of one run per engine, the engines in turn, so that a change in
+    // the machine's load falls on all three alike; the best nps of each.
+    let mut best: Vec<Option<BenchResult>> = vec![None; engines.len()];
+    for round in 0..repeat {
+        for (k, (name, path, args)) in engines.iter().enumerate() {
+            let r = match run_bench(path, args) {
+                Ok(r) => r,
+                Err(e) => {
+                    let _ = std::fs::remove_file(&fens);
+                    return Err(e.to_string());
+                }
+            };
+            eprintln!(
+                "  round {} {name:<15} {:>11} nodes {:>8} ms {:>10} nps ({})",
+                round + 1,
+                r.nodes,
+                r.search_ms,
+                r.nps,
+                path.display()
+            );
+            if r.positions != positions {
                 let _ = std::fs::remove_file(&fens);
-                return Err(e.to_string());
+                return Err(format!(
+                    "{name} searched {} positions, not the {positions} of fers's bench",
+                    r.positions
+                ));
             }
-        };
-        eprintln!(
-            "  {name:<15} {:>11} nodes {:>8} ms {:>10} nps ({})",
-            r.nodes,
-            r.search_ms,
-            r.nps,
-            path.display()
-        );
-        if r.positions != positions {
-            let _ = std::fs::remove_file(&fens);
-            return Err(format!(
-                "{name} searched {} positions, not the {positions} of fers's bench",
-                r.positions
-            ));
+            if let Some(b) = best[k] {
+                if b.nodes != r.nodes {
+                    let _ = std::fs::remove_file(&fens);
+                    return Err(format!(
+                        "{name} needed {} nodes in one run and {} in another: \
+                         a one-thread bench must be deterministic",
+                        b.nodes, r.nodes
+                    ));
+                }
+            }
+            // (A match rather than `is_none_or`, which needs Rust 1.82.)
+            let better = match best[k] {
+                None => true,
+                Some(b) => r.nps > b.nps,
+            };
+            if better {
+                best[k] = Some(r);
+            }
         }
-        results.push((name, r));
     }
+    let results: Vec<(&str, BenchResult)> = engines
+        .iter()
+        .zip(best)
+        .map(|((name, _, _), r)| (*name, r.expect("repeat >= 1")))
+        .collect();
     let _ = std::fs::remove_file(&fens);
     let fers_r = results[0].1;
     println!();
