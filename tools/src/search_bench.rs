@@ -13,7 +13,7 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::time::Instant;
 
 /// One bench run.
@@ -29,6 +29,10 @@ pub struct BenchResult {
     /// How many positions it searched: Stockfish's `Position: i/n` lines
     /// (on stderr), or fers's `info string position i ...` lines.
     pub positions: usize,
+    /// CPU time (user + system, all threads) of the whole process, from
+    /// Linux's `/proc/<pid>/stat` of the exited process; `None` elsewhere.
+    /// Less sensitive than the wall time to other programs on the machine.
+    pub cpu_seconds: Option<f64>,
 }
 
 /// A bench that could not be run or read.
@@ -121,24 +125,46 @@ fn tail(s: &str) -> String {
 
 /// Runs `cmd args...` and reads its bench summary.
 pub fn run_bench(cmd: &Path, args: &[String]) -> Result<BenchResult, BenchError> {
+    use std::io::Read;
+    let spawn_error = |error| BenchError::Spawn {
+        cmd: cmd.to_path_buf(),
+        error,
+    };
     let t = Instant::now();
-    let out = Command::new(cmd)
+    let mut child = Command::new(cmd)
         .args(args)
-        .output()
-        .map_err(|error| BenchError::Spawn {
-            cmd: cmd.to_path_buf(),
-            error,
-        })?;
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(spawn_error)?;
+    let mut stderr = child.stderr.take().expect("piped stderr");
+    let err_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = stderr.read_to_end(&mut v);
+        v
+    });
+    let mut stdout = Vec::new();
+    let _ = child
+        .stdout
+        .take()
+        .expect("piped stdout")
+        .read_to_end(&mut stdout);
+    let stderr = err_reader.join().unwrap_or_default();
+    // Both pipes are closed: the process is exiting. Read its CPU time
+    // while it is a zombie, before `wait` reaps it.
+    let cpu_seconds = exited_cpu_seconds(child.id());
+    let status = child.wait().map_err(spawn_error)?;
     let seconds = t.elapsed().as_secs_f64();
     let text = format!(
         "{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+        String::from_utf8_lossy(&stdout),
+        String::from_utf8_lossy(&stderr)
     );
-    if !out.status.success() {
+    if !status.success() {
         return Err(BenchError::Failed {
             cmd: cmd.to_path_buf(),
-            status: out.status.to_string(),
+            status: status.to_string(),
             output: tail(&text),
         });
     }
@@ -152,7 +178,35 @@ pub fn run_bench(cmd: &Path, args: &[String]) -> Result<BenchResult, BenchError>
         seconds,
         search_ms: parse_bench_time(&text).unwrap_or((seconds * 1000.0) as u64),
         positions: count_positions(&text),
+        cpu_seconds,
     })
+}
+
+/// User + system CPU seconds of process `pid` once it has exited (a zombie
+/// not yet reaped), from `/proc/<pid>/stat`; waits up to about a second for
+/// the exit. `None` without `/proc` or if the process does not exit.
+fn exited_cpu_seconds(pid: u32) -> Option<f64> {
+    let path = format!("/proc/{pid}/stat");
+    for _ in 0..200 {
+        let text = std::fs::read_to_string(&path).ok()?;
+        let (state, utime, stime) = parse_proc_stat(&text)?;
+        if state == 'Z' {
+            // USER_HZ, the unit of these fields, is 100 on Linux.
+            return Some((utime + stime) as f64 / 100.0);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    None
+}
+
+/// (state, utime, stime) of a `/proc/<pid>/stat` line. The command name is
+/// in parentheses and may hold spaces, so fields are counted after the last
+/// `)`: state is field 3, utime 14 and stime 15.
+fn parse_proc_stat(text: &str) -> Option<(char, u64, u64)> {
+    let rest = &text[text.rfind(')')? + 1..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let state = f.first()?.chars().next()?;
+    Some((state, f.get(11)?.parse().ok()?, f.get(12)?.parse().ok()?))
 }
 
 /// Writes fers's bench positions (`fers_engine::bench::POSITIONS`) to
@@ -230,6 +284,39 @@ mod tests {
             count_positions("Position: 1/2 (x)\ninfo\nPosition: 2/2 (y)\n"),
             2
         );
+    }
+
+    #[test]
+    fn reads_the_cpu_time_of_a_proc_stat_line() {
+        // From a real /proc/<pid>/stat (the name holds a space and a paren).
+        let line = "4242 (fers (x) y) Z 1 4242 4242 0 -1 4194560 1000 0 0 0 \
+                    1234 56 0 0 20 0 3 0 100 0 0";
+        assert_eq!(parse_proc_stat(line), Some(('Z', 1234, 56)));
+        assert_eq!(parse_proc_stat("garbage"), None);
+    }
+
+    /// A child that burns some CPU: the reading is positive and no more
+    /// than the wall time (one thread).
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn measures_the_cpu_time_of_a_finished_process() {
+        let r = run_bench(
+            Path::new("sh"),
+            &[
+                "-c".to_string(),
+                "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; \
+                 echo 'Total time (ms) : 1'; echo '1 nodes 1 nps'"
+                    .to_string(),
+            ],
+        )
+        .expect("sh runs");
+        let cpu = r.cpu_seconds.expect("cpu time read");
+        assert!(
+            cpu > 0.0 && cpu <= r.seconds + 0.05,
+            "{cpu} s of CPU in {} s",
+            r.seconds
+        );
+        assert_eq!((r.nodes, r.nps, r.search_ms), (1, 1, 1));
     }
 
     #[test]

@@ -44,17 +44,19 @@ fn fers_bench_search_compares_like_for_like() {
     }
     for name in engines {
         let cells = row(&stdout, name).unwrap_or_else(|| panic!("no {name} row:\n{stdout}"));
-        // engine, depth, nodes, seconds, nodes/s, three ratios.
-        assert_eq!(cells.len(), 8, "{cells:?}");
+        // engine, depth, nodes, seconds, CPU seconds, nodes/s, four ratios.
+        assert_eq!(cells.len(), 10, "{cells:?}");
         assert_eq!(cells[1], "3", "every engine at the same depth: {cells:?}");
         let nodes: u64 = cells[2].parse().expect("nodes");
         assert!(nodes > 16, "at least one node a position: {cells:?}");
-        for ratio in &cells[5..] {
+        let cpu: f64 = cells[4].parse().expect("CPU seconds");
+        assert!(cpu >= 0.0, "{cells:?}");
+        for ratio in &cells[6..9] {
             let r: f64 = ratio.parse().expect("ratio");
             assert!(r > 0.0, "{cells:?}");
         }
         if name == "fers" {
-            assert_eq!(&cells[5..], ["1.00", "1.00", "1.00"]);
+            assert_eq!(&cells[6..9], ["1.00", "1.00", "1.00"]);
         }
     }
 }

@@ -25,8 +25,9 @@
 //! for like: `fers bench D`, `fairy-stockfish bench 16 1 D FILE depth` and
 //! `stockfish bench 16 1 D FILE depth`, all on fers's 16 bench positions
 //! (FILE) at the same depth with one thread; it prints nodes to depth, time
-//! to depth and nodes per second, and fers's ratio to each
-//! (`fers_tools::search_bench`).
+//! to depth (as the engine reports it, and the process's CPU time, which a
+//! loaded machine inflates less), nodes per second, and fers's ratio to
+//! each (`fers_tools::search_bench`).
 //!
 //! `fers-bench latency [--repeat N] [--think MS]` measures how long fers
 //! takes from `stop` to `bestmove` over its UCI pipe (the figure that the
@@ -569,21 +570,24 @@ fn search_bench(
     let _ = std::fs::remove_file(&fens);
     let fers_r = results[0].1;
     println!();
+    let cpu = |r: &BenchResult| r.cpu_seconds.unwrap_or(f64::NAN);
     println!(
-        "| engine | depth | nodes to depth | time to depth (s) | nodes/s | \
-         fers nps / this | fers nodes / this | fers time / this |\n\
-         |---|---:|---:|---:|---:|---:|---:|---:|"
+        "| engine | depth | nodes to depth | time to depth (s) | CPU time (s) | nodes/s | \
+         fers nps / this | fers nodes / this | fers time / this | fers CPU / this |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     );
     for (name, r) in &results {
         let ratio = |a: f64, b: f64| format!("{:.2}", a / b.max(1e-9));
         println!(
-            "| {name} | {depth} | {} | {:.3} | {:.2} M | {} | {} | {} |",
+            "| {name} | {depth} | {} | {:.3} | {:.2} | {:.2} M | {} | {} | {} | {} |",
             r.nodes,
             r.search_ms as f64 / 1000.0,
+            cpu(r),
             r.nps as f64 / 1e6,
             ratio(fers_r.nps as f64, r.nps as f64),
             ratio(fers_r.nodes as f64, r.nodes as f64),
             ratio(fers_r.search_ms as f64, r.search_ms as f64),
+            ratio(cpu(&fers_r), cpu(r)),
         );
     }
     Ok(())
