@@ -40,6 +40,17 @@ impl Registry {
             .or_else(|| variant::builtin(name))
     }
 
+    /// The specification of a variant by name (loaded ones win over
+    /// built-ins), to derive others from (the `Conditions` option).
+    pub fn spec(&self, name: &str) -> Option<VariantSpec> {
+        self.loaded
+            .iter()
+            .rev()
+            .find(|(n, _, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, _, s)| s.clone())
+            .or_else(|| variant::builtin_spec(name))
+    }
+
     /// Checks a variant file's text as `load` would, without keeping it:
     /// per section, a description of the variant or the error.
     pub fn check(&self, file: &str, text: &str) -> Vec<Result<String, VariantFileError>> {

@@ -20,13 +20,13 @@ use crate::variant::Variant;
 const ROYAL_VALUE: i32 = 1 << 20;
 
 impl Position {
-    /// Does static exchange see every attacker in this variant? False for
-    /// variants with hoppers, lame leapers or other pieces outside the
-    /// simple attack plan; [`Position::see_ge`] still answers there, but
-    /// without those pieces. Conditions that change what a capture does
-    /// (Circe rebirth, Andernach) must make this false when they land.
+    /// Does static exchange see every attacker in this variant, and does
+    /// every capture just remove its victim? (`Capabilities::exact_see`:
+    /// false with hoppers, lame leapers or other pieces outside the simple
+    /// attack plan, and under conditions that change what a capture does.)
+    /// [`Position::see_ge`] still answers there, but only as a guess.
     pub fn see_exact(&self) -> bool {
-        self.v.complex_kinds == 0
+        self.v.caps.exact_see
     }
 
     /// Is the static exchange value of `m` at least `threshold`? `values`

@@ -828,19 +828,38 @@ pub fn builtin_spec(name: &str) -> Option<VariantSpec> {
     match name.to_ascii_lowercase().as_str() {
         "chess" | "standard" | "normal" => Some(chess_spec()),
         "wormhole" => Some(wormhole_spec()),
-        _ => None,
+        other => other.parse::<Condition>().ok().map(condition_spec),
     }
 }
 
-/// Names of the built-in variants, for `UCI_Variant`.
+/// Orthodox chess under one condition, named after it (SPEC section 2).
+/// `andernach` and `grid` start from the orthodox position, as in
+/// CuteChess, which plays them under the same names.
+fn condition_spec(c: Condition) -> VariantSpec {
+    let mut spec = chess_spec();
+    spec.name = c.name().to_string();
+    spec.conditions.insert(c);
+    spec
+}
+
+/// Names of the built-in variants, for `UCI_Variant`: chess, then one per
+/// condition.
 pub fn builtin_names() -> &'static [&'static str] {
-    &["chess", "wormhole"]
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut names = vec!["chess", "wormhole"];
+        names.extend(Condition::ALL.iter().map(|c| c.name()));
+        names
+    })
 }
 
 /// A built-in variant by name (case-insensitive), built on first use.
 pub fn builtin(name: &str) -> Option<&'static Variant> {
     static CHESS: OnceLock<Variant> = OnceLock::new();
     static WORMHOLE: OnceLock<Variant> = OnceLock::new();
+    #[allow(clippy::declare_interior_mutable_const)]
+    const UNBUILT: OnceLock<Variant> = OnceLock::new();
+    static CONDITIONS: [OnceLock<Variant>; Condition::ALL.len()] = [UNBUILT; Condition::ALL.len()];
     match name.to_ascii_lowercase().as_str() {
         "chess" | "standard" | "normal" => {
             Some(CHESS.get_or_init(|| Variant::build(chess_spec()).expect("chess builds")))
@@ -848,7 +867,12 @@ pub fn builtin(name: &str) -> Option<&'static Variant> {
         "wormhole" => {
             Some(WORMHOLE.get_or_init(|| Variant::build(wormhole_spec()).expect("wormhole builds")))
         }
-        _ => None,
+        other => {
+            let c = other.parse::<Condition>().ok()?;
+            Some(CONDITIONS[c as usize].get_or_init(|| {
+                Variant::build(condition_spec(c)).expect("chess under one condition builds")
+            }))
+        }
     }
 }
 

@@ -12,7 +12,9 @@ use crate::search::Reporter;
 use crate::thread::{SearchOptions, SearchPool, SearchResult};
 use crate::timeman::Limits;
 use fers_core::registry::Registry;
-use fers_core::{perft, variant, FenError, Game, Move, MoveError, MoveList, Position, Variant};
+use fers_core::{
+    perft, variant, Conditions, FenError, Game, Move, MoveError, MoveList, Position, Variant,
+};
 use std::fmt;
 
 /// Deepest `perft` accepted. Far beyond anything that finishes (chess
@@ -120,6 +122,13 @@ pub struct Engine {
     chess960: bool,
     /// `OwnBook` and the book options.
     book: crate::book::EngineBook,
+    /// The `UCI_Variant` chosen, and the `Conditions` played on top of it:
+    /// `variant` is that variant under those conditions.
+    base: &'static Variant,
+    conditions: Conditions,
+    /// Variants derived with conditions, built once each (by base variant
+    /// and conditions).
+    derived: Vec<(&'static Variant, Conditions, &'static Variant)>,
 }
 
 impl Default for Engine {
@@ -141,6 +150,9 @@ impl Engine {
             search,
             chess960: false,
             book: crate::book::EngineBook::default(),
+            base: v,
+            conditions: Conditions::NONE,
+            derived: Vec::new(),
         }
     }
 
@@ -246,11 +258,59 @@ impl Engine {
     /// Selects a variant (built-in or loaded; case-insensitive) and resets
     /// the game to its start position.
     pub fn set_variant(&mut self, name: &str) -> Result<&'static Variant, EngineError> {
-        let v = self
+        let base = self
             .registry
             .get(name)
             .ok_or_else(|| EngineError::UnknownVariant(name.into()))?;
+        let v = self.with_conditions(base, self.conditions)?;
+        self.base = base;
         self.use_variant(v);
+        Ok(v)
+    }
+
+    /// Sets the conditions played on top of the selected variant (all or
+    /// nothing: an unknown name or a contradictory set changes nothing).
+    pub fn set_conditions(&mut self, text: &str) -> Result<&'static Variant, EngineError> {
+        let text = text.trim();
+        let set: Conditions = if text == "<empty>" {
+            Conditions::NONE
+        } else {
+            text.parse().map_err(EngineError::BadOptionValue)?
+        };
+        let v = self.with_conditions(self.base, set)?;
+        self.conditions = set;
+        self.use_variant(v);
+        Ok(v)
+    }
+
+    /// `base` under `set` (added to the conditions it already has), built
+    /// once per pair and kept for the process.
+    fn with_conditions(
+        &mut self,
+        base: &'static Variant,
+        set: Conditions,
+    ) -> Result<&'static Variant, EngineError> {
+        if set.is_empty() {
+            return Ok(base);
+        }
+        if let Some(&(_, _, v)) = self
+            .derived
+            .iter()
+            .find(|(b, c, _)| std::ptr::eq(*b, base) && *c == set)
+        {
+            return Ok(v);
+        }
+        let mut spec = self
+            .registry
+            .spec(&base.name)
+            .ok_or_else(|| EngineError::UnknownVariant(base.name.clone()))?;
+        spec.conditions = spec.conditions.union(set);
+        spec.name = format!("{}+{}", base.name, set.to_string().replace(' ', "+"));
+        let v = Variant::build(spec).map_err(|e| {
+            EngineError::BadOptionValue(format!("conditions '{set}' on {}: {e}", base.name))
+        })?;
+        let v = variant::leak(v);
+        self.derived.push((base, set, v));
         Ok(v)
     }
 
@@ -341,6 +401,9 @@ impl Engine {
                 };
                 Ok(OptionEffect::Variant(self.set_variant(v)?))
             }
+            OptionId::Conditions => Ok(OptionEffect::Variant(
+                self.set_conditions(value.unwrap_or(""))?,
+            )),
             OptionId::VariantPath => {
                 let path = value.unwrap_or("").trim();
                 if path.is_empty() || path == "<empty>" {

@@ -494,11 +494,12 @@ impl EvalTables {
             zone,
             orth_rider,
             bishop_kind,
-            null_move_ok: chess_like,
+            // The core's capability set says which shortcuts are sound.
+            null_move_ok: chess_like && v.caps.null_move,
             chess_like,
             check_from,
             lines,
-            check_filter,
+            check_filter: check_filter && v.caps.check_filter,
         }
     }
 

@@ -20,8 +20,7 @@
 
 use std::sync::OnceLock;
 
-use fers_core::geometry::{Topology, MAX_SQUARES};
-use fers_core::variant::StalemateRule;
+use fers_core::geometry::MAX_SQUARES;
 use fers_core::{Color, Position, Variant};
 
 /// Hidden units per perspective.
@@ -187,23 +186,14 @@ impl NnueMap {
     /// The map when `v` is orthodox chess (its six pieces, with `roles`
     /// from their movements, on a plain 8x8 board with the orthodox rules)
     /// and the embedded network loads; `None` otherwise.
-    ///
-    /// A later rule that changes what a position is worth (a condition, a
-    /// capture style) must be refused here as well.
     pub fn for_variant(v: &Variant, roles: &[Option<u8>]) -> Option<NnueMap> {
+        // The core decides whether this is orthodox chess exactly
+        // (`Capabilities::chess_network`): no condition, the six pieces,
+        // the orthodox rules on a plain 8x8 board.
+        if !v.caps.chess_network || roles.len() != 6 {
+            return None;
+        }
         let g = &v.geometry;
-        if g.files != 8 || g.ranks != 8 || g.topology != Topology::Plain {
-            return None;
-        }
-        if !v.castling
-            || !v.en_passant
-            || !v.double_step
-            || v.stalemate != StalemateRule::Draw
-            || v.move_rule != 100
-            || roles.len() != 6
-        {
-            return None;
-        }
         let mut role = Vec::with_capacity(6);
         let mut seen = 0u8;
         for r in roles {

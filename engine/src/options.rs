@@ -15,6 +15,9 @@ pub enum OptionId {
     UciVariant,
     /// A variant file whose variants join `UCI_Variant` (SPEC section 5).
     VariantPath,
+    /// Fairy conditions (seed 003) played on top of the selected variant,
+    /// space-separated.
+    Conditions,
     /// Chess960 castling: X-FEN/Shredder-FEN rights, king-takes-rook moves.
     UciChess960,
     /// Transposition table size in MB.
@@ -117,6 +120,13 @@ pub fn definitions_with(variants: &[String]) -> Vec<OptionDef> {
             id: OptionId::UciChess960,
             name: "UCI_Chess960",
             kind: OptionKind::Check { default: false },
+        },
+        OptionDef {
+            id: OptionId::Conditions,
+            name: "Conditions",
+            kind: OptionKind::String {
+                default: String::new(),
+            },
         },
         OptionDef {
             id: OptionId::VariantPath,
