@@ -834,11 +834,18 @@ pub fn builtin_spec(name: &str) -> Option<VariantSpec> {
 
 /// Orthodox chess under one condition, named after it (SPEC section 2).
 /// `andernach` and `grid` start from the orthodox position, as in
-/// CuteChess, which plays them under the same names.
+/// CuteChess, which plays them under the same names. On a board whose
+/// first and last ranks touch (hcylinder, anchorring) the orthodox
+/// position is illegal (the kings stand side by side across the seam), so
+/// there the pawns stand on the seam, behind the pieces, where they cannot
+/// capture each other (docs/conditions.md).
 fn condition_spec(c: Condition) -> VariantSpec {
     let mut spec = chess_spec();
     spec.name = c.name().to_string();
     spec.conditions.insert(c);
+    if matches!(c, Condition::HCylinder | Condition::AnchorRing) {
+        spec.start_fen = "pppppppp/rnbqkbnr/8/8/8/8/RNBQKBNR/PPPPPPPP w - - 0 1".into();
+    }
     spec
 }
 

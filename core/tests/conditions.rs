@@ -108,3 +108,12 @@ fn popeye_move_lists() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn every_condition_builds_with_its_start_position() {
+    for name in variant::builtin_names() {
+        let v = variant::builtin(name).unwrap();
+        let pos = Position::from_fen(v, &v.start_fen);
+        assert!(pos.is_ok(), "{name}: {pos:?}");
+    }
+}

@@ -933,8 +933,17 @@ mod tests {
         let lines: Vec<&str> = out.lines().collect();
         assert!(lines[0].starts_with("id name fers"), "{out}");
         assert!(lines[1].starts_with("id author "), "{out}");
-        assert!(lines
-            .contains(&"option name UCI_Variant type combo default chess var chess var wormhole"));
+        let variants = lines
+            .iter()
+            .find(|l| l.starts_with("option name UCI_Variant "))
+            .expect("UCI_Variant listed");
+        assert!(
+            variants.starts_with("option name UCI_Variant type combo default chess var chess var wormhole"),
+            "{variants}"
+        );
+        // One variant per condition of seed 003.
+        assert!(variants.contains(" var circe ") && variants.ends_with(" var singlebox2"));
+        assert!(lines.contains(&"option name Conditions type string default <empty>"));
         assert_eq!(lines.last(), Some(&"uciok"));
     }
 
