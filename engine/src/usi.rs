@@ -576,8 +576,13 @@ mod tests {
         let out = session(&["usi"]);
         let lines: Vec<&str> = out.lines().collect();
         assert!(lines[0].starts_with("id name fers"), "{out}");
+        assert!(
+            out.contains(
+                "option name USI_Variant type combo default chess var chess var wormhole var andernach"
+            ),
+            "{out}"
+        );
         for opt in [
-            "option name USI_Variant type combo default chess var chess var wormhole",
             "option name USI_Hash type spin default 16 min 1 max 33554432",
             "option name USI_Ponder type check default false",
             "option name Move_Overhead type spin default 30 min 0 max 5000",

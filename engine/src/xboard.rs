@@ -760,7 +760,8 @@ mod tests {
             "ping=1",
             "sigint=0",
             "myname=\"fers ",
-            "variants=\"normal,wormhole\"",
+            "variants=\"normal,wormhole,andernach,",
+            ",singlebox2\"",
         ] {
             assert!(first.contains(f), "{f}: {first}");
         }
@@ -951,7 +952,7 @@ mod tests {
         );
         let _ = std::fs::remove_file(&path);
         let out = String::from_utf8(x.output().clone()).expect("UTF-8");
-        assert!(out.contains("variants=\"normal,wormhole,nr\""), "{out}");
+        assert!(out.contains(",singlebox2,nr\""), "{out}");
         assert!(
             out.contains("setup (PNBRQ................Kpnbrq................k) 8x8+0_fairy "),
             "{out}"
