@@ -938,7 +938,9 @@ mod tests {
             .find(|l| l.starts_with("option name UCI_Variant "))
             .expect("UCI_Variant listed");
         assert!(
-            variants.starts_with("option name UCI_Variant type combo default chess var chess var wormhole"),
+            variants.starts_with(
+                "option name UCI_Variant type combo default chess var chess var wormhole"
+            ),
             "{variants}"
         );
         // One variant per condition of seed 003.
