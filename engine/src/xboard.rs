@@ -18,7 +18,7 @@
 //! so and the GUI is told its own legality test cannot work (see
 //! [`XBoardRules::legality_off`]).
 
-use crate::engine::{Engine, StartPos};
+use crate::engine::{Engine, OptionEffect, StartPos};
 use crate::events::{line_text, Bound, Score, SearchEvent, SearchInfo};
 use crate::notation::Notation;
 use crate::protocol::{printable, Events, Flow, FrontEnd, Report};
@@ -281,41 +281,36 @@ impl<W: Write> XBoard<W> {
         let Some((&cmd, args)) = words.split_first() else {
             return Ok(Flow::Continue);
         };
+        if cmd == "quit" {
+            self.finish()?;
+            return Ok(Flow::Quit);
+        }
+        if !self.game_command(cmd, args, line)? {
+            self.setting_command(cmd, args, line)?;
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// The commands about the game and who moves; `false` if `cmd` is none.
+    fn game_command(&mut self, cmd: &str, args: &[&str], line: &str) -> io::Result<bool> {
         match cmd {
-            "quit" => {
-                self.finish()?;
-                return Ok(Flow::Quit);
-            }
-            "protover" => self.features()?,
-            "ping" => {
-                let n = printable(args.first().unwrap_or(&""), MAX_QUOTE);
-                writeln!(self.out, "pong {n}")?
-            }
             "new" => self.new_game()?,
             "variant" => self.variant(args, line)?,
             "force" | "result" => {
                 self.halt(false)?;
                 self.engine_side = None;
             }
-            "go" => {
+            "go" | "playother" => {
                 self.halt(false)?;
-                self.engine_side = Some(self.engine.position().side_to_move());
-                self.think()?;
-            }
-            "playother" => {
-                self.halt(false)?;
-                self.engine_side = Some(self.engine.position().side_to_move().flip());
-            }
-            "?" => {
-                if self.purpose == Purpose::Move {
-                    self.halt(true)?;
+                let stm = self.engine.position().side_to_move();
+                let go = cmd == "go";
+                self.engine_side = Some(if go { stm } else { stm.flip() });
+                if go {
+                    self.think()?;
                 }
             }
-            "level" | "st" | "sd" | "time" | "otim" => {
-                if let Err(why) = self.time_control(cmd, args) {
-                    self.error(&why, line)?;
-                }
-            }
+            "?" if self.purpose == Purpose::Move => self.halt(true)?,
+            "?" => {}
             "usermove" => match args {
                 [m] => self.user_move(m)?,
                 _ => self.error("bad argument", line)?,
@@ -323,17 +318,33 @@ impl<W: Write> XBoard<W> {
             "undo" => self.take_back(1, line)?,
             "remove" => self.take_back(2, line)?,
             "setboard" => self.setboard(line)?,
-            "analyze" => {
+            "analyze" | "exit" => {
                 self.halt(false)?;
-                self.analyzing = true;
-                self.think()?;
+                self.analyzing = cmd == "analyze";
+                if self.analyzing {
+                    self.think()?;
+                }
             }
-            "exit" => {
-                self.halt(false)?;
-                self.analyzing = false;
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Settings, handshake and the commands fers ignores; anything else is
+    /// a bare move or an unknown command.
+    fn setting_command(&mut self, cmd: &str, args: &[&str], line: &str) -> io::Result<()> {
+        match cmd {
+            "protover" => self.features()?,
+            "ping" => {
+                let n = printable(args.first().unwrap_or(&""), MAX_QUOTE);
+                writeln!(self.out, "pong {n}")?
             }
-            "post" => self.post = true,
-            "nopost" => self.post = false,
+            "level" | "st" | "sd" | "time" | "otim" => {
+                if let Err(why) = self.time_control(cmd, args) {
+                    self.error(&why, line)?;
+                }
+            }
+            "post" | "nopost" => self.post = cmd == "post",
             "memory" => self.option_from("Hash", args, line)?,
             "cores" => self.option_from("Threads", args, line)?,
             "option" => self.option_command(line)?,
@@ -342,7 +353,7 @@ impl<W: Write> XBoard<W> {
             | "name" | "rating" | "ics" | "draw" | "hint" | "bk" | "." | "white" | "black" => {}
             _ => self.bare_word(cmd, line)?,
         }
-        Ok(Flow::Continue)
+        Ok(())
     }
 
     /// A word that is no command: a move without `usermove` (old GUIs),
@@ -355,12 +366,6 @@ impl<W: Write> XBoard<W> {
     }
 
     fn features(&mut self) -> io::Result<()> {
-        let names: Vec<String> = self
-            .engine
-            .variant_names()
-            .iter()
-            .map(|n| xboard_name(n).to_string())
-            .collect();
         writeln!(
             self.out,
             "feature setboard=1 usermove=1 ping=1 playother=1 time=1 draw=0 colors=0 \
@@ -368,9 +373,25 @@ impl<W: Write> XBoard<W> {
              variants=\"{}\"",
             crate::uci::ENGINE_NAME,
             env!("CARGO_PKG_VERSION"),
-            names.join(",")
+            self.variants_feature()
         )?;
+        for def in crate::options::definitions_with(&self.engine.variant_names()) {
+            if let Some(f) = option_feature(&def) {
+                writeln!(self.out, "feature option=\"{f}\"")?;
+            }
+        }
         writeln!(self.out, "feature done=1")
+    }
+
+    /// The `variants` feature: every variant fers plays, in XBoard's names.
+    fn variants_feature(&self) -> String {
+        let names: Vec<String> = self
+            .engine
+            .variant_names()
+            .iter()
+            .map(|n| xboard_name(n).to_string())
+            .collect();
+        names.join(",")
     }
 
     /// `new`: orthodox chess from the start, the engine playing Black.
@@ -523,10 +544,19 @@ impl<W: Write> XBoard<W> {
             v => v,
         };
         self.halt(false)?;
-        if let Err(e) = self.engine.set_option(name, value) {
-            self.error(&e.to_string(), line)?;
+        match self.engine.set_option(name, value) {
+            Ok(OptionEffect::VariantsLoaded(report)) => {
+                for why in report.into_iter().filter_map(Result::err) {
+                    let why = printable(&why, MAX_QUOTE);
+                    writeln!(self.out, "telluser fers: {why}")?;
+                }
+                // The GUI offers the new variants from the list sent again.
+                let names = self.variants_feature();
+                writeln!(self.out, "feature variants=\"{names}\"")
+            }
+            Ok(_) => Ok(()),
+            Err(e) => self.error(&e.to_string(), line),
         }
-        Ok(())
     }
 
     /// Starts thinking: analysis, or the engine's move (unless the game is
@@ -629,6 +659,49 @@ impl<W: Write> XBoard<W> {
         self.halt(false)?;
         self.out.flush()
     }
+}
+
+/// An option as CECP's `feature option="..."` value, or `None` for those
+/// CECP has its own commands for (`variant`, `memory`, `cores`, `hard`) and
+/// `UCI_Chess960` (XBoard plays Chess960 as a variant of its own).
+fn option_feature(def: &crate::options::OptionDef) -> Option<String> {
+    use crate::options::{OptionId, OptionKind};
+    if matches!(
+        def.id,
+        OptionId::UciVariant
+            | OptionId::UciChess960
+            | OptionId::Hash
+            | OptionId::Threads
+            | OptionId::Ponder
+    ) {
+        return None;
+    }
+    let name = def.name;
+    Some(match &def.kind {
+        OptionKind::Check { default } => format!("{name} -check {}", u8::from(*default)),
+        OptionKind::Spin { default, min, max } => format!("{name} -spin {default} {min} {max}"),
+        OptionKind::Combo { default, vars } => {
+            let choices: Vec<String> = vars
+                .iter()
+                .map(|v| {
+                    if v == default {
+                        format!("*{v}")
+                    } else {
+                        v.clone()
+                    }
+                })
+                .collect();
+            format!("{name} -combo {}", choices.join(" /// "))
+        }
+        // Paths: XBoard offers a file chooser for these.
+        OptionKind::String { default }
+            if def.id == OptionId::VariantPath || name.contains("File") =>
+        {
+            format!("{name} -file {default}")
+        }
+        OptionKind::String { default } => format!("{name} -string {default}"),
+        OptionKind::Button => format!("{name} -button"),
+    })
 }
 
 fn is_check(name: &str) -> bool {
@@ -960,6 +1033,39 @@ mod tests {
         assert!(out.contains("\npiece N& NN\n"), "{out}");
         assert_eq!(x.engine().variant().name, "chess");
         assert_eq!(v.name, "nr");
+    }
+
+    #[test]
+    fn options_are_features_and_variant_files_extend_the_list() {
+        let out = session(&["protover 2"]);
+        for f in [
+            "feature option=\"VariantPath -file \"",
+            "feature option=\"MultiPV -spin 1 1 500\"",
+            "feature option=\"Move Overhead -spin 30 0 5000\"",
+            "feature option=\"Clear Hash -button\"",
+            "feature option=\"Use NNUE -check 1\"",
+        ] {
+            assert!(out.contains(f), "{f}\n{out}");
+        }
+        assert!(
+            !out.contains("option=\"Hash"),
+            "memory sets the hash: {out}"
+        );
+        let path = std::env::temp_dir().join(format!("fers-xbo-{}.ini", std::process::id()));
+        std::fs::write(
+            &path,
+            "[nr2:chess]\npiece.n = nightrider\n[bad:chess]\nfiles = 99\n",
+        )
+        .expect("temp file");
+        let out = session(&[
+            &format!("option VariantPath={}", path.display()),
+            "option Use NNUE=0",
+        ]);
+        let _ = std::fs::remove_file(&path);
+        assert!(out.contains("telluser fers: "), "the broken section: {out}");
+        assert!(out.contains("feature variants=\""), "{out}");
+        assert!(out.contains(",nr2\""), "{out}");
+        assert!(!out.contains("Error"), "{out}");
     }
 
     #[test]
