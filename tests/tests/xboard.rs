@@ -53,9 +53,19 @@ fn features_name_the_protocol_needs() {
         "ping=1",
         "sigint=0",
         "myname=\"fers ",
-        "variants=\"normal,wormhole\"",
+        "variants=\"normal,",
     ] {
         assert!(line.contains(f), "{f} missing in {line}");
+    }
+    // Every built-in variant, chess by XBoard's name for it.
+    let list = line
+        .split("variants=\"")
+        .nth(1)
+        .and_then(|l| l.split('"').next());
+    let listed: Vec<&str> = list.unwrap_or("").split(',').collect();
+    for name in variant::builtin_names() {
+        let name = if *name == "chess" { "normal" } else { name };
+        assert!(listed.contains(&name), "{name} missing in {line}");
     }
     quit(e);
 }
