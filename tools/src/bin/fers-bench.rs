@@ -21,6 +21,11 @@
 //! Capablanca chess (10x8, archbishop and chancellor), defined for fers in
 //! its variant-file format. Fairy-Stockfish's counts are the reference.
 //!
+//! `fers-bench conditions [--repeat N] [--seconds S]` times perft under
+//! each fairy condition (its built-in variant: orthodox chess under it) on
+//! the start position and Kiwipete, deepening until a run takes S seconds,
+//! and prints leaves/s beside plain chess on the general legality path.
+//!
 //! `fers-bench search [--repeat N] [--depth D]` compares search speed like
 //! for like: `fers bench D`, `fairy-stockfish bench 16 1 D FILE depth` and
 //! `stockfish bench 16 1 D FILE depth`, all on fers's 16 bench positions
@@ -221,6 +226,22 @@ fn cli() -> Command {
                 .arg(fsf_arg()),
         )
         .subcommand(
+            Command::new("conditions")
+                .about(
+                    "perft leaves/s per fairy condition (seed 003) beside plain chess on \
+                     both legality paths (no other engine plays the conditions)",
+                )
+                .arg(repeat_arg())
+                .arg(
+                    Arg::new("seconds")
+                        .long("seconds")
+                        .value_name("S")
+                        .default_value("0.5")
+                        .value_parser(value_parser!(f64))
+                        .help("Deepen each perft until one run takes at least S seconds"),
+                ),
+        )
+        .subcommand(
             Command::new("fairy")
                 .about("perft leaves/s on fairy pieces (pao+mao, Capablanca) vs Fairy-Stockfish")
                 .arg(repeat_arg())
@@ -307,6 +328,68 @@ fn general_chess() -> &'static Variant {
     v.caps.simple_castling = false;
     v.caps.pin_legality = false;
     variant::leak(v)
+}
+
+/// Positions of the condition benchmark (those a condition makes illegal,
+/// such as kings side by side across a cylinder's seam, are left out).
+const CONDITION_POSITIONS: [(&str, &str); 2] = [
+    (
+        "start",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ),
+    (
+        "kiwipete",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ),
+];
+
+/// Perft leaves/s of every condition's built-in variant on the start
+/// position and Kiwipete, each deepened until a run takes `seconds`, as a
+/// ratio to plain chess on the general legality path (the path the
+/// conditions take) in the same run.
+fn conditions_bench(repeat: u32, seconds: f64) -> Result<(), String> {
+    let mut variants: Vec<(&str, &'static Variant)> = vec![
+        ("chess", variant::chess()),
+        ("chess (general path)", general_chess()),
+    ];
+    for c in fers_core::Condition::ALL {
+        let v = variant::builtin(c.name()).ok_or("a condition is not built in")?;
+        variants.push((c.name(), v));
+    }
+    eprintln!("best of {repeat} run(s); each perft deepened to at least {seconds} s");
+    println!(
+        "| variant | position | depth | leaves | leaves/s | ratio vs chess (general path) |\n\
+         |---|---|---:|---:|---:|---:|"
+    );
+    let mut baseline: Vec<f64> = Vec::new();
+    for (name, v) in variants {
+        for (i, (pname, fen)) in CONDITION_POSITIONS.iter().enumerate() {
+            let Ok(pos) = Position::from_fen(v, fen) else {
+                continue;
+            };
+            let mut depth = 1;
+            let (nodes, secs) = loop {
+                let (n, s) = best_of(repeat, || Ok(perft::perft(&pos, depth)))?;
+                if s >= seconds || depth >= 8 {
+                    break (n, s);
+                }
+                depth += 1;
+            };
+            let rate = nodes as f64 / secs.max(1e-9);
+            if name == "chess (general path)" {
+                baseline.push(rate);
+            }
+            let ratio = baseline
+                .get(i)
+                .map(|b| format!("{:.2}", rate / b))
+                .unwrap_or_else(|| "n/a".into());
+            println!(
+                "| {name} | {pname} | {depth} | {nodes} | {:.2} M | {ratio} |",
+                rate / 1e6
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Best (shortest) of `repeat` timings of `f`; every run must give the same
@@ -681,6 +764,10 @@ fn main() -> ExitCode {
             m.get_one::<String>("fers").map(String::as_str),
             m.get_one::<String>("fsf").map(String::as_str),
             m.get_one::<String>("stockfish").map(String::as_str),
+        ),
+        Some(("conditions", m)) => conditions_bench(
+            *m.get_one::<u32>("repeat").expect("has a default"),
+            *m.get_one::<f64>("seconds").expect("has a default"),
         ),
         Some(("latency", m)) => latency_bench(
             *m.get_one::<u32>("repeat").expect("has a default"),
