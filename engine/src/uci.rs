@@ -419,44 +419,9 @@ impl<W: Write> Uci<W> {
                 self.engine.new_game();
                 self.engine.clear_hash();
             }
-            Command::SetOption { name, value } => {
-                match self.engine.set_option(&name, value.as_deref()) {
-                    Ok(OptionEffect::None) => {}
-                    Ok(OptionEffect::Variant(v)) => {
-                        let g = v.geometry;
-                        self.info(format!(
-                            "variant {} files {} ranks {} startpos {}",
-                            v.name, g.files, g.ranks, v.start_fen
-                        ))?;
-                    }
-                    Ok(OptionEffect::VariantsLoaded(report)) => {
-                        for r in report {
-                            match r {
-                                Ok(name) => self.info(format!("loaded variant {name}"))?,
-                                Err(e) => self.error(e)?,
-                            }
-                        }
-                        // GUIs re-read the option line to offer the new variants.
-                        let names = self.engine.variant_names();
-                        if let Some(def) = options::definitions_with(&names).into_iter().next() {
-                            self.send_option(def)?;
-                        }
-                    }
-                    Err(e) => self.error(e)?,
-                }
-            }
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref())?,
             Command::Register => {}
-            Command::Position { fen, moves } => {
-                let start = match &fen {
-                    Some(f) => StartPos::Fen(f),
-                    None => StartPos::Start,
-                };
-                let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-                let notation = self.notation();
-                if let Err(e) = self.engine.set_position_in(start, &moves, notation) {
-                    self.error(e)?;
-                }
-            }
+            Command::Position { fen, moves } => self.position(fen.as_deref(), &moves)?,
             Command::Go(params) => self.go(params)?,
             Command::Perft(depth) => self.perft(depth)?,
             // `stop` is answered before the next command is read: the
@@ -472,21 +437,71 @@ impl<W: Write> Uci<W> {
             }
             Command::Display => self.display()?,
             Command::Eval => self.eval()?,
-            Command::Check(path) => match self.engine.check_file(&path) {
-                Ok(report) => {
-                    for r in report {
-                        match r {
-                            Ok(desc) => self.info(format!("check ok {desc}"))?,
-                            Err(e) => self.error(e)?,
-                        }
-                    }
-                }
-                Err(e) => self.error(e)?,
-            },
+            Command::Check(path) => self.check(&path)?,
             Command::Bench(depth) => self.bench(depth)?,
             Command::Empty => {}
         }
         Ok(Flow::Continue)
+    }
+
+    /// `setoption`: the engine checks the value; a variant change is
+    /// announced with the board, a variant file with what it loaded.
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> io::Result<()> {
+        match self.engine.set_option(name, value) {
+            Ok(OptionEffect::None) => Ok(()),
+            Ok(OptionEffect::Variant(v)) => {
+                let g = v.geometry;
+                self.info(format!(
+                    "variant {} files {} ranks {} startpos {}",
+                    v.name, g.files, g.ranks, v.start_fen
+                ))
+            }
+            Ok(OptionEffect::VariantsLoaded(report)) => {
+                for r in report {
+                    match r {
+                        Ok(name) => self.info(format!("loaded variant {name}"))?,
+                        Err(e) => self.error(e)?,
+                    }
+                }
+                // GUIs re-read the option line to offer the new variants.
+                let names = self.engine.variant_names();
+                match options::definitions_with(&names).into_iter().next() {
+                    Some(def) => self.send_option(def),
+                    None => Ok(()),
+                }
+            }
+            Err(e) => self.error(e),
+        }
+    }
+
+    /// `position`: all or nothing, moves in this session's notation.
+    fn position(&mut self, fen: Option<&str>, moves: &[String]) -> io::Result<()> {
+        let start = match fen {
+            Some(f) => StartPos::Fen(f),
+            None => StartPos::Start,
+        };
+        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let notation = self.notation();
+        match self.engine.set_position_in(start, &moves, notation) {
+            Ok(()) => Ok(()),
+            Err(e) => self.error(e),
+        }
+    }
+
+    /// `check <file>`: one line per section of the variant file.
+    fn check(&mut self, path: &str) -> io::Result<()> {
+        match self.engine.check_file(path) {
+            Ok(report) => {
+                for r in report {
+                    match r {
+                        Ok(desc) => self.info(format!("check ok {desc}"))?,
+                        Err(e) => self.error(e)?,
+                    }
+                }
+                Ok(())
+            }
+            Err(e) => self.error(e),
+        }
     }
 
     /// `go`: starts the search in the background and returns at once; a
