@@ -539,7 +539,7 @@ impl Position {
     /// The promotions a pawn of `us` may make now (Singlebox limits them to
     /// the kinds missing from the side's original set).
     #[inline]
-    fn promotion_choices(&self, us: Color) -> PromotionChoices {
+    pub(crate) fn promotion_choices(&self, us: Color) -> PromotionChoices {
         use crate::conditions::Condition;
         let v = self.v;
         let cond = v.conditions;
@@ -834,7 +834,7 @@ impl Position {
 
 /// Which promotions a pawn may make (Singlebox).
 #[derive(Clone, Copy)]
-enum PromotionChoices {
+pub(crate) enum PromotionChoices {
     All,
     /// The kinds of this bit mask only (none: the pawn cannot promote, so
     /// it cannot reach the last rank).

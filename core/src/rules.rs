@@ -19,7 +19,7 @@
 
 use crate::conditions::Condition;
 use crate::geometry::{SquareSet, MAX_SQUARES, NO_SQ};
-use crate::movegen::{simple_attackers, targets};
+use crate::movegen::{simple_attackers, targets, PromotionChoices};
 use crate::moves::{Move, MoveFlag, MoveList};
 use crate::piece::{Color, Family, Mode, Piece};
 use crate::position::Position;
@@ -494,6 +494,25 @@ impl Position {
             return false;
         }
         if cond.has(Condition::Grid) && v.rules.cell[s as usize] == v.rules.cell[k as usize] {
+            return false;
+        }
+        // Circe échange: a pawn on its first rank is immovable (seed), so
+        // it gives no check.
+        if cond.has(Condition::InterchangeCirce)
+            && Some(p.kind()) == v.pawn_kind
+            && v.relative_rank(by, s) == 0
+        {
+            return false;
+        }
+        // Singlebox type 1: a pawn that has no promotion left cannot move
+        // onto its last rank, so it cannot capture there either (seed:
+        // "the Pawn cannot move").
+        if cond.has(Condition::SingleBox1)
+            && Some(p.kind()) == v.pawn_kind
+            && v.geometry.rank_of(k) == v.promotion_rank(by)
+            && !v.promotion.is_empty()
+            && matches!(self.promotion_choices(by), PromotionChoices::Some(0))
+        {
             return false;
         }
         if cond.has(Condition::Koeko) {

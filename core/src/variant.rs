@@ -482,17 +482,18 @@ impl Variant {
 
 /// Conditions that change only which moves exist, never what a move does
 /// to the board or what gives check: the shortcuts stay sound under them.
-const SHAPE_ONLY: [Condition; 6] = [
+/// (Not Singlebox type 1: a pawn with no promotion left gives no check on
+/// its last rank.)
+const SHAPE_ONLY: [Condition; 5] = [
     Condition::Chinese,
     Condition::HCylinder,
     Condition::VCylinder,
     Condition::AnchorRing,
     Condition::NoCapture,
-    Condition::SingleBox1,
 ];
 
 /// Conditions that filter or move the attackers of a royal piece.
-const CHECK_RULES: [Condition; 11] = [
+const CHECK_RULES: [Condition; 13] = [
     Condition::Anticirce,
     Condition::AnticirceCalvet,
     Condition::MarsCirce,
@@ -504,6 +505,8 @@ const CHECK_RULES: [Condition; 11] = [
     Condition::Patrol,
     Condition::Provocateurs,
     Condition::TransmutingKings,
+    Condition::SingleBox1,
+    Condition::InterchangeCirce,
 ];
 
 /// The one place that decides which shortcuts a variant allows.
