@@ -630,6 +630,24 @@ mod tests {
         assert!(e.perft(MAX_PERFT_DEPTH + 1).is_err());
     }
 
+    /// CuteChess plays only the variants it knows by name, and sends
+    /// `position startpos` when the start is its own: the games fers shares
+    /// with it (its `boardfactory.cpp` names) must resolve under those
+    /// names and start where CuteChess's boards start.
+    #[test]
+    fn cutechess_names_of_shared_games() {
+        let mut e = Engine::new();
+        for name in ["standard", "andernach", "grid"] {
+            let v = e
+                .set_option("UCI_Variant", Some(name))
+                .unwrap_or_else(|err| panic!("{name}: {err}"));
+            let OptionEffect::Variant(v) = v else {
+                panic!("{name}: no variant change")
+            };
+            assert_eq!(Position::startpos(v).to_fen(), START, "{name}");
+        }
+    }
+
     #[test]
     fn chess960_divide_writes_king_takes_rook() {
         let mut e = Engine::new();
