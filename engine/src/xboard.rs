@@ -8,7 +8,10 @@
 //! nodes pv` (score in centipawns, mates as 100000 + moves, time in
 //! centiseconds; `?`/`!` after a fail-low/high PV). Moves are in fers
 //! notation (SPEC 4), which is CECP's coordinate notation on boards up to 9
-//! ranks. Pondering is not offered (`hard`/`easy` are accepted, ignored).
+//! ranks. With `hard`, after its move the engine plays the expected reply
+//! on its game (`Hint: ...`) and searches on; the GUI's next move is either
+//! that reply (the search goes on as the engine's own) or not (the reply is
+//! taken back first). Every command that stops a search takes it back.
 //!
 //! Variants: `feature variants` lists every variant fers plays (orthodox
 //! chess as `normal`); for any other, `variant X` is answered with `setup`
@@ -25,7 +28,7 @@ use crate::protocol::{printable, Events, Flow, FrontEnd, Report};
 use crate::timeman::Limits;
 use crossbeam_channel::Receiver;
 use fers_core::position::KING_SIDE;
-use fers_core::{Color, Outcome, Position, Termination, Variant};
+use fers_core::{Color, Move, Outcome, Position, Termination, Variant};
 use std::io::{self, Write};
 
 /// Longest command quoted back in an error.
@@ -239,6 +242,12 @@ pub struct XBoard<W: Write> {
     analyzing: bool,
     purpose: Purpose,
     clock: Clock,
+    /// `hard`: think on the opponent's time.
+    ponder: bool,
+    /// The reply being pondered on, played on the game speculatively
+    /// (taken back unless the GUI sends that very move), and the position
+    /// it is played from.
+    pondering: Option<(Move, Position)>,
 }
 
 impl<W: Write> XBoard<W> {
@@ -257,6 +266,8 @@ impl<W: Write> XBoard<W> {
             analyzing: false,
             purpose: Purpose::NoMove,
             clock: Clock::default(),
+            ponder: false,
+            pondering: None,
         }
     }
 
@@ -309,7 +320,7 @@ impl<W: Write> XBoard<W> {
                     self.think()?;
                 }
             }
-            "?" if self.purpose == Purpose::Move => self.halt(true)?,
+            "?" if self.purpose == Purpose::Move && self.pondering.is_none() => self.halt(true)?,
             "?" => {}
             "usermove" => match args {
                 [m] => self.user_move(m)?,
@@ -349,8 +360,13 @@ impl<W: Write> XBoard<W> {
             "cores" => self.option_from("Threads", args, line)?,
             "option" => self.option_command(line)?,
             // Accepted and ignored: fers needs nothing for these.
-            "xboard" | "accepted" | "rejected" | "hard" | "easy" | "random" | "computer"
-            | "name" | "rating" | "ics" | "draw" | "hint" | "bk" | "." | "white" | "black" => {}
+            "hard" => self.ponder = true,
+            "easy" => {
+                self.halt(false)?;
+                self.ponder = false;
+            }
+            "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
+            | "ics" | "draw" | "hint" | "bk" | "." | "white" | "black" => {}
             _ => self.bare_word(cmd, line)?,
         }
         Ok(())
@@ -480,6 +496,9 @@ impl<W: Write> XBoard<W> {
     }
 
     fn user_move(&mut self, text: &str) -> io::Result<()> {
+        if self.ponder_hit(text) {
+            return Ok(());
+        }
         self.halt(false)?;
         match self.engine.play_text(text, Notation::Fers) {
             Ok(()) => {
@@ -592,12 +611,59 @@ impl<W: Write> XBoard<W> {
     /// Stops the running search and writes its last events; its move is
     /// played only when `play` (the `?` command) and it was wanted.
     fn halt(&mut self, play: bool) -> io::Result<()> {
-        if !play {
+        if !play || self.pondering.is_some() {
             self.purpose = Purpose::NoMove;
         }
         self.engine.stop();
         self.engine.wait();
-        self.drain()
+        self.drain()?;
+        if self.pondering.take().is_some() {
+            // The speculative reply was not played: take it back.
+            self.engine.undo(1);
+        }
+        Ok(())
+    }
+
+    /// The GUI played the reply being pondered on: the search goes on as
+    /// the engine's own. `false` when `text` is another move (or none is
+    /// pondered).
+    fn ponder_hit(&mut self, text: &str) -> bool {
+        let hit = match &self.pondering {
+            Some((p, before)) => Notation::Fers.parse(before, text) == Ok(*p),
+            None => false,
+        };
+        if hit {
+            self.pondering = None;
+            self.engine.ponderhit();
+        }
+        hit
+    }
+
+    /// After the engine's move: plays the expected reply and searches the
+    /// position after it (`go ponder`), if `hard` and the game goes on.
+    fn start_pondering(&mut self, reply: Option<Move>) -> io::Result<()> {
+        let Some(p) = reply.filter(|_| self.ponder && !self.analyzing) else {
+            return Ok(());
+        };
+        let before = self.engine.position().clone();
+        let text = Notation::Fers.format(&before, p);
+        if !self.engine.play_move(p) {
+            return Ok(());
+        }
+        if self.engine.game().outcome().is_some() {
+            self.engine.undo(1);
+            return Ok(());
+        }
+        // Thinking lines then start after the hint, which CECP allows
+        // only when the hint was sent first.
+        writeln!(self.out, "Hint: {text}")?;
+        self.pondering = Some((p, before));
+        self.purpose = Purpose::Move;
+        let mut limits = self.clock.limits(self.engine.position());
+        limits.ponder = true;
+        let reporter = self.events.reporter(self.engine.position());
+        self.engine.go(limits, reporter);
+        Ok(())
     }
 
     fn drain(&mut self) -> io::Result<()> {
@@ -613,13 +679,18 @@ impl<W: Write> XBoard<W> {
                 let line = thinking_line(&r.root, info);
                 writeln!(self.out, "{line}")
             }
-            SearchEvent::BestMove { best, .. } => self.engine_moved(&r.root, *best),
+            SearchEvent::BestMove { best, ponder } => self.engine_moved(&r.root, *best, *ponder),
             _ => Ok(()),
         }
     }
 
     /// The search for the engine's move has ended: play and send it.
-    fn engine_moved(&mut self, root: &Position, best: Option<fers_core::Move>) -> io::Result<()> {
+    fn engine_moved(
+        &mut self,
+        root: &Position,
+        best: Option<Move>,
+        reply: Option<Move>,
+    ) -> io::Result<()> {
         let wanted = self.purpose == Purpose::Move
             && !self.analyzing
             && root.key() == self.engine.position().key()
@@ -636,7 +707,7 @@ impl<W: Write> XBoard<W> {
         }
         match self.engine.game().outcome() {
             Some(outcome) => self.announce(outcome),
-            None => Ok(()),
+            None => self.start_pondering(reply),
         }
     }
 
@@ -1066,6 +1137,79 @@ mod tests {
         assert!(out.contains("feature variants=\""), "{out}");
         assert!(out.contains(",nr2\""), "{out}");
         assert!(!out.contains("Error"), "{out}");
+    }
+
+    /// A line, then the end of the search it started (if any) and its
+    /// events; a ponder search started by them keeps running.
+    fn step(x: &mut XBoard<Vec<u8>>, line: &str) {
+        x.handle_line(line).expect("Vec output");
+        x.engine.wait();
+        x.drain().expect("Vec output");
+    }
+
+    /// A game where the engine (Black) has answered 1. e4 and ponders: the
+    /// front-end and the hint.
+    fn pondering_after_e4() -> (XBoard<Vec<u8>>, Move) {
+        let mut x = XBoard::new(Vec::new());
+        for l in ["new", "hard", "sd 3", "usermove e2e4"] {
+            step(&mut x, l);
+        }
+        let (hint, _) = x.pondering.clone().expect("pondering after its move");
+        let out = String::from_utf8(x.output().clone()).expect("UTF-8");
+        assert!(out.contains("\nHint: "), "{out}");
+        assert_eq!(x.engine().game().moves().len(), 3, "e4, reply, hint");
+        (x, hint)
+    }
+
+    fn engine_moves(x: &XBoard<Vec<u8>>) -> usize {
+        let out = String::from_utf8(x.output().clone()).expect("UTF-8");
+        out.lines().filter(|l| l.starts_with("move ")).count()
+    }
+
+    #[test]
+    fn a_ponder_hit_becomes_the_engines_move() {
+        let (mut x, hint) = pondering_after_e4();
+        let (_, before) = x.pondering.clone().expect("pondering");
+        let text = Notation::Fers.format(&before, hint);
+        step(&mut x, &format!("usermove {text}"));
+        assert_eq!(engine_moves(&x), 2);
+        // e4, reply, the hint, the engine's answer (and maybe a new hint).
+        let n = x.engine().game().moves().len();
+        assert_eq!(n, 4 + usize::from(x.pondering.is_some()));
+        x.finish().expect("Vec output");
+        assert_eq!(
+            x.engine().game().moves().len(),
+            4,
+            "finish takes a hint back"
+        );
+    }
+
+    #[test]
+    fn a_ponder_miss_takes_the_hint_back() {
+        let (mut x, hint) = pondering_after_e4();
+        let (_, before) = x.pondering.clone().expect("pondering");
+        let mut list = fers_core::MoveList::new();
+        before.legal_moves(&mut list);
+        let other = list
+            .iter()
+            .copied()
+            .find(|&m| m != hint)
+            .expect("another move");
+        let text = Notation::Fers.format(&before, other);
+        step(&mut x, &format!("usermove {text}"));
+        assert_eq!(engine_moves(&x), 2);
+        assert_eq!(x.engine().game().moves()[2], other, "the real reply");
+        x.finish().expect("Vec output");
+        let (mut y, _) = pondering_after_e4();
+        step(&mut y, "force");
+        assert_eq!(
+            y.engine().game().moves().len(),
+            2,
+            "force takes the hint back"
+        );
+        assert!(y.pondering.is_none());
+        step(&mut y, "easy");
+        y.finish().expect("Vec output");
     }
 
     #[test]

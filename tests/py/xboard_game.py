@@ -4,7 +4,7 @@
 Usage: xboard_game.py <fers binary> [games] [seconds+inc]
 
 Plays full chess games between `fers` driven over XBoard/CECP
-(chess.engine.popen_xboard) and `fers` over UCI, and fails (exit status 1)
+(chess.engine.popen_xboard, pondering) and `fers` over UCI, and fails (exit status 1)
 on any illegal move, engine error, loss on time, or game that does not end
 by the rules. Exit status 3 means python-chess is missing (the caller
 skips). Prints one line per game and a summary.
@@ -67,7 +67,8 @@ def main():
                     white_clock=clock[chess.WHITE], black_clock=clock[chess.BLACK],
                     white_inc=inc, black_inc=inc)
                 t0 = time.monotonic()
-                r = eng.play(board, limit, info=chess.engine.INFO_ALL, game=g)
+                # The XBoard engine ponders (python-chess sends `hard`).
+                r = eng.play(board, limit, info=chess.engine.INFO_ALL, game=g, ponder=eng is xb)
                 clock[side] -= time.monotonic() - t0
                 if clock[side] < 0:
                     who = "xboard" if eng is xb else "uci"
