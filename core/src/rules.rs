@@ -407,8 +407,11 @@ impl Position {
                 MoveFlag::CastleKing | MoveFlag::CastleQueen => next.royal[self.side.index()],
                 _ => m.to(),
             };
+            // The moved unit, whatever its colour now (Andernach turns a
+            // capturer); the square is empty when it vanished (Kamikaze)
+            // or went to its rebirth square (Anticirce).
             let unit = next.board[dest as usize];
-            if unit.is_piece() && unit.color() == self.side {
+            if unit.is_piece() {
                 let all = next.occ[0].or(next.occ[1]);
                 if v.rules.neighbours[dest as usize].and(all).is_empty() {
                     return false;
