@@ -9,6 +9,7 @@
 //! assert_eq!(perft::perft(&pos, 3), 8902);
 //! ```
 
+pub mod baroque;
 pub mod betza;
 pub mod capabilities;
 pub mod conditions;

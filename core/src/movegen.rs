@@ -364,10 +364,10 @@ impl Position {
         }
         if self.v.caps.pin_legality {
             self.filter_fast(list);
-        } else if !self.v.caps.board_copy_legality {
-            list.retain(|m| self.legal_by_play(m));
-        } else {
+        } else if self.v.caps.board_copy_legality {
             list.retain(|m| self.legal_general(m));
+        } else {
+            list.retain(|m| self.legal_by_play(m));
         }
     }
 
@@ -431,6 +431,14 @@ impl Position {
     /// Pseudo-legal moves; with `noisy`, captures and promotions only.
     fn gen_moves(&self, list: &mut MoveList, noisy: bool) {
         let v = self.v;
+        if v.capture.is_some() {
+            // Capture styles and frozen pieces (`baroque.rs`).
+            self.gen_passive(list, noisy);
+            if !v.conditions.is_empty() {
+                self.adjust_moves(list, noisy);
+            }
+            return;
+        }
         let us = self.side;
         let board = &self.board;
         for from in self.occ[us.index()].iter() {

@@ -30,6 +30,9 @@ pub enum MoveFlag {
     /// A capture whose victim is not on the landing square (locust,
     /// marine): the captured square is stored in the move.
     Locust = 8,
+    /// A passive capture (Baroque): the victims follow from the variant's
+    /// capture styles; the extra byte holds them as a `VictimCode`.
+    Passive = 9,
 }
 
 impl MoveFlag {
@@ -43,6 +46,7 @@ impl MoveFlag {
             6 => MoveFlag::Approach,
             7 => MoveFlag::Withdrawal,
             8 => MoveFlag::Locust,
+            9 => MoveFlag::Passive,
             _ => MoveFlag::Normal,
         }
     }
@@ -85,6 +89,19 @@ impl Move {
                 | (MoveFlag::Locust as u32) << 24,
         )
     }
+    /// A passive capture from `from` to `to` with the victims `code`
+    /// (a `baroque::VictimCode`).
+    #[inline]
+    pub fn passive(from: u8, to: u8, code: u8) -> Move {
+        Move(
+            from as u32 | (to as u32) << 8 | (code as u32) << 16 | (MoveFlag::Passive as u32) << 24,
+        )
+    }
+    /// The victims of a passive capture, as a `baroque::VictimCode`.
+    #[inline]
+    pub fn victim_code(self) -> u8 {
+        (self.0 >> 16) as u8
+    }
     /// The square of the captured piece of a locust capture.
     #[inline]
     pub fn locust_square(self) -> u8 {
@@ -106,7 +123,7 @@ impl Move {
     #[inline]
     pub fn promotion(self) -> Option<u8> {
         let p = (self.0 >> 16) & 0xFF;
-        if p == 0 || self.flag() == MoveFlag::Locust {
+        if p == 0 || matches!(self.flag(), MoveFlag::Locust | MoveFlag::Passive) {
             None
         } else {
             Some(p as u8 - 1)

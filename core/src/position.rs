@@ -534,6 +534,16 @@ impl Position {
                 self.add_piece(to, p);
                 self.add_piece(rook_to, rook);
             }
+            MoveFlag::Passive => {
+                for s in self.passive_victims(m).iter() {
+                    self.remove_piece(s);
+                    if self.royal[us.flip().index()] == s {
+                        self.royal[us.flip().index()] = NO_SQ;
+                    }
+                }
+                self.shift(from, to, p);
+                self.halfmove = 0;
+            }
             MoveFlag::Locust => {
                 self.remove_piece(m.locust_square());
                 self.shift(from, to, p);
@@ -708,11 +718,37 @@ impl Position {
         self.royal_capturable(self.side.flip())
     }
 
-    /// Is the move a capture (including en passant)?
+    /// Is the move a capture (en passant, locust and passive captures
+    /// included)? A property of the move: passive captures land on empty
+    /// squares.
     pub fn is_capture(&self, m: Move) -> bool {
-        matches!(m.flag(), MoveFlag::EnPassant | MoveFlag::Locust)
-            || (!matches!(m.flag(), MoveFlag::CastleKing | MoveFlag::CastleQueen)
-                && self.board[m.to() as usize].is_piece())
+        matches!(
+            m.flag(),
+            MoveFlag::EnPassant | MoveFlag::Locust | MoveFlag::Passive
+        ) || (!matches!(m.flag(), MoveFlag::CastleKing | MoveFlag::CastleQueen)
+            && self.board[m.to() as usize].is_piece())
+    }
+
+    /// The squares of the pieces the move captures, before it is played
+    /// (a pincer may take four at once; conditions' rebirths aside).
+    pub fn captures_of(&self, m: Move) -> SquareSet {
+        let mut out = SquareSet::EMPTY;
+        match m.flag() {
+            MoveFlag::Passive => return self.passive_victims(m),
+            MoveFlag::Locust => out.insert(m.locust_square()),
+            MoveFlag::EnPassant => out.insert(
+                self.v
+                    .steps
+                    .step(self.v.pawn_push[self.side.flip().index()], m.to()),
+            ),
+            MoveFlag::CastleKing | MoveFlag::CastleQueen | MoveFlag::Exchange => {}
+            _ => {
+                if self.board[m.to() as usize].is_piece() {
+                    out.insert(m.to());
+                }
+            }
+        }
+        out
     }
 
     /// Not enough material for either side to mate (FIDE, chess pieces):

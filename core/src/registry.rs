@@ -107,7 +107,7 @@ mod tests {
         assert!(res[0].is_ok(), "{res:?}");
         let names = r.names();
         let builtins = variant::builtin_names().len();
-        assert_eq!(&names[..2], ["chess", "wormhole"]);
+        assert_eq!(&names[..3], ["chess", "wormhole", "baroque"]);
         assert_eq!(&names[builtins..], ["zebra-chess", "big-zebra"]);
         assert_eq!(r.get("BIG-ZEBRA").unwrap().geometry.files, 10);
         assert!(r.get("chess").is_some());

@@ -431,6 +431,9 @@ impl Position {
         if self.v.caps.plain_check {
             return self.attacked(k, by);
         }
+        if self.v.capture.is_some() {
+            return self.passive_capturable(k, by);
+        }
         self.checked_under_rules(k, by)
     }
 

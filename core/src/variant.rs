@@ -7,6 +7,7 @@
 //! the whole process (built-ins in a `OnceLock`, file variants leaked once per
 //! load), so copying a position costs no reference counting.
 
+use crate::baroque::{CaptureRules, CaptureSpec, CaptureStyle};
 use crate::capabilities::Capabilities;
 use crate::conditions::{self, Condition, Conditions, RebirthTable};
 use crate::geometry::{Geometry, SquareSet, Steps, Topology, NO_SQ, SYMMETRIES};
@@ -58,6 +59,9 @@ pub struct VariantSpec {
     /// Pawns promote only by capturing onto the last rank; a push there
     /// leaves a pawn.
     pub capture_promotion: bool,
+    /// Passive capture styles and immobilizers (Baroque); empty: every
+    /// piece captures by replacement.
+    pub captures: CaptureSpec,
 }
 
 /// A compiled movement atom: the family with its direction numbers, per
@@ -150,6 +154,8 @@ pub struct Variant {
     pub skip: Option<SkipTables>,
     /// The tables the conditions read (rebirth squares, home squares, ...).
     pub rules: RuleTables,
+    /// Passive capture styles and immobilisation (`baroque.rs`), if any.
+    pub capture: Option<CaptureRules>,
     /// Which shortcuts are sound here (derived from everything above).
     pub caps: Capabilities,
     pub zobrist: Zobrist,
@@ -178,6 +184,13 @@ impl Variant {
     pub fn build(mut spec: VariantSpec) -> Result<Variant, String> {
         if let Some(why) = spec.conditions.contradiction() {
             return Err(why);
+        }
+        if !spec.conditions.is_empty() && !spec.captures.is_empty() {
+            // The conditions speak of the capturing piece and one victim
+            // on its landing square; passive captures have neither.
+            return Err(
+                "fairy conditions cannot be combined with passive captures (Baroque)".into(),
+            );
         }
         conditions::apply_to_spec(spec.conditions, &mut spec.pieces, &mut spec.topology)?;
         let geometry = Geometry::new(spec.files, spec.ranks, spec.topology)?;
@@ -386,6 +399,7 @@ impl Variant {
             .pieces
             .iter()
             .all(|p| p.movement.0.iter().all(|a| a.family.is_simple()));
+        let capture = CaptureRules::new(&spec.captures, &spec.pieces, &geometry, &mut steps)?;
         let caps = derive_capabilities(&spec, royals.len(), all_simple, complex_kinds);
 
         let zobrist = Zobrist::new(spec.pieces.len(), geometry.num_squares(), &spec.name);
@@ -423,6 +437,7 @@ impl Variant {
             capture_promotion: spec.capture_promotion,
             skip,
             rules: RuleTables::default(),
+            capture,
             caps,
             zobrist,
         };
@@ -522,8 +537,11 @@ fn derive_capabilities(
     // empty-board geometry mean nothing there. Attack detection itself
     // follows the holes (`wormhole::skip_attacked`), so check stays plain.
     let holes = spec.holes.vanish || spec.holes.skip;
-    let shape_only = cond.iter().all(|c| SHAPE_ONLY.contains(&c)) && !holes;
-    let plain_check = !cond.any(&CHECK_RULES);
+    // Passive captures remove pieces away from the landing square and
+    // change what gives check; immobilisation changes who can move.
+    let passive = !spec.captures.is_empty();
+    let shape_only = cond.iter().all(|c| SHAPE_ONLY.contains(&c)) && !holes && !passive;
+    let plain_check = !cond.any(&CHECK_RULES) && !passive;
     let pin_legality = royals == 1 && shape_only;
     let plain_8x8 = spec.files == 8 && spec.ranks == 8 && spec.topology == Topology::Plain;
     let orthodox_pieces = spec.pieces.len() == 6
@@ -537,6 +555,7 @@ fn derive_capabilities(
             });
     let chess_network = cond.is_empty()
         && !holes
+        && !passive
         && plain_8x8
         && orthodox_pieces
         && spec.castling
@@ -553,7 +572,7 @@ fn derive_capabilities(
     ]);
     Capabilities {
         pin_legality,
-        board_copy_legality: cond.is_empty() && !spec.holes.vanish,
+        board_copy_legality: cond.is_empty() && !spec.holes.vanish && !passive,
         simple_castling: pin_legality && all_simple,
         plain_check,
         exact_see: complex_kinds == 0 && shape_only && !cond.has(Condition::NoCapture),
@@ -761,6 +780,53 @@ pub fn chess_spec() -> VariantSpec {
         conditions: Conditions::NONE,
         holes: HoleRules::NONE,
         capture_promotion: false,
+        captures: CaptureSpec::default(),
+    }
+}
+
+/// Baroque / Ultima (seed 001, `ref/vchess/NOTES.md`): the vchess letters
+/// and start position; pincers move as rooks, the king as a king, the
+/// others as queens, all to empty squares but the king.
+pub fn baroque_spec() -> VariantSpec {
+    let passive = |name: &str, letter: char, movement: &str| PieceDef {
+        name: name.into(),
+        letter,
+        movement: movement.parse().expect("built-in movement"),
+        royal: false,
+    };
+    let queen = "move:rider(0,1)+move:rider(1,1)";
+    VariantSpec {
+        name: "baroque".into(),
+        pieces: vec![
+            passive("pincer", 'p', "move:rider(0,1)"),
+            passive("coordinator", 'r', queen),
+            passive("long leaper", 'n', queen),
+            passive("chameleon", 'b', queen),
+            passive("withdrawer", 'q', queen),
+            piece("king", 'k'),
+            passive("immobilizer", 'm', queen),
+        ],
+        start_fen: "rnbkqbnm/pppppppp/8/8/8/8/PPPPPPPP/MNBQKBNR w - - 0 1".into(),
+        promotion: Vec::new(),
+        castling: false,
+        double_step: false,
+        en_passant: false,
+        // fers: the site has no move rule; 100 plies without a capture draw,
+        // so that games end (threefold repetition draws as well).
+        move_rule: 100,
+        insufficient_material: false,
+        captures: CaptureSpec {
+            styles: vec![
+                ('p', CaptureStyle::Pinch),
+                ('r', CaptureStyle::Coordinate),
+                ('n', CaptureStyle::LongLeap),
+                ('b', CaptureStyle::Chameleon),
+                ('q', CaptureStyle::Withdraw),
+                ('m', CaptureStyle::None),
+            ],
+            immobilizers: vec!['m'],
+        },
+        ..chess_spec()
     }
 }
 
@@ -831,6 +897,7 @@ pub fn builtin_spec(name: &str) -> Option<VariantSpec> {
     match name.to_ascii_lowercase().as_str() {
         "chess" | "standard" | "normal" => Some(chess_spec()),
         "wormhole" => Some(wormhole_spec()),
+        "baroque" | "ultima" => Some(baroque_spec()),
         other => other.parse::<Condition>().ok().map(condition_spec),
     }
 }
@@ -857,7 +924,7 @@ fn condition_spec(c: Condition) -> VariantSpec {
 pub fn builtin_names() -> &'static [&'static str] {
     static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
     NAMES.get_or_init(|| {
-        let mut names = vec!["chess", "wormhole"];
+        let mut names = vec!["chess", "wormhole", "baroque"];
         names.extend(Condition::ALL.iter().map(|c| c.name()));
         names
     })
@@ -876,6 +943,10 @@ pub fn builtin(name: &str) -> Option<&'static Variant> {
         }
         "wormhole" => {
             Some(WORMHOLE.get_or_init(|| Variant::build(wormhole_spec()).expect("wormhole builds")))
+        }
+        "baroque" | "ultima" => {
+            static BAROQUE: OnceLock<Variant> = OnceLock::new();
+            Some(BAROQUE.get_or_init(|| Variant::build(baroque_spec()).expect("baroque builds")))
         }
         other => {
             let c = other.parse::<Condition>().ok()?;

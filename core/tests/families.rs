@@ -38,6 +38,7 @@ fn variant(movement: &str, topology: Topology) -> &'static Variant {
         conditions: Default::default(),
         holes: Default::default(),
         capture_promotion: false,
+        captures: Default::default(),
     };
     variant::leak(Variant::build(spec).unwrap())
 }

@@ -277,6 +277,7 @@ fn custom(
         conditions: Default::default(),
         holes: Default::default(),
         capture_promotion: false,
+        captures: Default::default(),
     };
     variant::leak(Variant::build(spec).unwrap())
 }

@@ -954,7 +954,7 @@ mod tests {
             .expect("UCI_Variant listed");
         assert!(
             variants.starts_with(
-                "option name UCI_Variant type combo default chess var chess var wormhole"
+                "option name UCI_Variant type combo default chess var chess var wormhole var baroque"
             ),
             "{variants}"
         );

@@ -209,6 +209,9 @@ pub fn rules_for(v: &'static Variant) -> Option<XBoardRules> {
     if v.holes.vanish || v.holes.skip {
         legality_off = Some("squares vanish and moves skip the holes".into());
     }
+    if v.capture.is_some() {
+        legality_off = Some("pieces capture passively and immobilize".into());
+    }
     if table.is_none() {
         legality_off = Some(format!("{} piece kinds exceed XBoard's 22", v.pieces.len()));
     }
@@ -904,7 +907,7 @@ mod tests {
             "ping=1",
             "sigint=0",
             "myname=\"fers ",
-            "variants=\"normal,wormhole,andernach,",
+            "variants=\"normal,wormhole,baroque,andernach,",
             ",singlebox2\"",
         ] {
             assert!(first.contains(f), "{f}: {first}");
