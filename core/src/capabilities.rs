@@ -15,8 +15,9 @@ pub struct Capabilities {
     /// changes what gives check.
     pub pin_legality: bool,
     /// Legality judged on a board copy with only the move's own squares
-    /// changed, without `Position::play`: no rule changes the board beyond
-    /// the move (no condition's effects, no vanishing squares).
+    /// changed (its start square a hole under vanishing squares), without
+    /// `Position::play`: no condition's effects change the board beyond
+    /// the move.
     pub board_copy_legality: bool,
     /// Castling judged from the attack plan (leapers, riders and pawns
     /// only: moving the rook cannot open a hurdle line).

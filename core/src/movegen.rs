@@ -384,7 +384,7 @@ impl Position {
     /// General legality without conditions: the same test as
     /// [`Position::legal_by_play`], on a copy of the board alone, because
     /// nothing but the move itself changes the board (castling plays the
-    /// whole move).
+    /// whole move; a vanishing start square is part of the move).
     fn legal_general(&self, m: Move) -> bool {
         let us = self.side;
         let them = us.flip();
@@ -407,7 +407,12 @@ impl Position {
                     Some(k) => Piece::new(k, us),
                     None => b[from as usize],
                 };
-                b[from as usize] = Piece::EMPTY;
+                // Vanishing squares: the start square is a hole after it.
+                b[from as usize] = if v.holes.vanish {
+                    Piece::HOLE
+                } else {
+                    Piece::EMPTY
+                };
                 let k = self.royal[us.index()];
                 let k = if k == from { to } else { k };
                 !attacked_on(self, &b, k, them)
