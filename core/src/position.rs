@@ -686,6 +686,11 @@ impl Position {
     pub fn pawn_key(&self) -> u64 {
         self.pawn_key
     }
+    /// The whole board, indexed by square (for `movegen::targets`).
+    pub fn board(&self) -> &[Piece; MAX_SQUARES] {
+        &self.board
+    }
+
     #[inline]
     pub fn piece_at(&self, sq: u8) -> Piece {
         self.board[sq as usize]
