@@ -55,6 +55,19 @@ pub fn targets(
     if v.holes.skip {
         return crate::wormhole::skip_targets(v, board, from, us, c, sink);
     }
+    plain_targets(v, board, from, us, c, sink)
+}
+
+/// [`targets`] on a board without hole-skipping movement.
+#[inline(always)]
+fn plain_targets(
+    v: &Variant,
+    board: &[Piece; MAX_SQUARES],
+    from: u8,
+    us: Color,
+    c: &Component,
+    sink: &mut impl Sink,
+) -> bool {
     let steps = &v.steps;
     let quiet_ok = c.mode != Mode::CaptureOnly;
     let capture_ok = c.mode != Mode::MoveOnly;
@@ -435,6 +448,18 @@ impl Position {
 
     /// Pseudo-legal moves; with `noisy`, captures and promotions only.
     fn gen_moves(&self, list: &mut MoveList, noisy: bool) {
+        // Hole-skipping movement is a separate instance of the loop, so
+        // that the ordinary generator does not test for it per piece.
+        if self.v.holes.skip {
+            self.gen_moves_by::<true>(list, noisy);
+        } else {
+            self.gen_moves_by::<false>(list, noisy);
+        }
+    }
+
+    /// Pseudo-legal moves with hole-skipping movement (`SKIP`) or not.
+    #[inline(always)]
+    fn gen_moves_by<const SKIP: bool>(&self, list: &mut MoveList, noisy: bool) {
         let v = self.v;
         if v.capture.is_some() {
             // Capture styles and frozen pieces (`baroque.rs`).
@@ -450,7 +475,11 @@ impl Position {
             let start = list.len();
             let kind = self.board[from as usize].kind();
             if Some(kind) == v.pawn_kind {
-                self.gen_pawn(from, list, noisy);
+                if SKIP {
+                    self.gen_pawn_skip(from, list, noisy);
+                } else {
+                    self.gen_pawn(from, list, noisy);
+                }
                 continue;
             }
             for c in &v.components[kind as usize] {
@@ -465,7 +494,11 @@ impl Position {
                     }
                     false
                 };
-                targets(v, &self.board, from, us, c, &mut push);
+                if SKIP {
+                    crate::wormhole::skip_targets(v, &self.board, from, us, c, &mut push);
+                } else {
+                    plain_targets(v, &self.board, from, us, c, &mut push);
+                }
             }
             if v.dedup_kinds & (1 << kind) != 0 {
                 list.dedup_from(start);
@@ -481,9 +514,6 @@ impl Position {
 
     fn gen_pawn(&self, from: u8, list: &mut MoveList, noisy: bool) {
         let v = self.v;
-        if v.holes.skip {
-            return self.gen_pawn_skip(from, list, noisy);
-        }
         let us = self.side;
         let promo_rank = v.promotion_rank(us);
         let geo = v.geometry;

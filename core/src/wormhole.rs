@@ -14,8 +14,9 @@
 //!
 //! The tables are computed once by `Variant::build` (`SkipTables`): the unit
 //! direction and count of every direction number, and a reverse attack plan
-//! per attacking colour. The ordinary generator pays one predictable branch
-//! per component walk for the existence of this path.
+//! per attacking colour. The ordinary generator pays one branch per node
+//! for the existence of this path (`gen_moves` picks one of two instances
+//! of its loop), attack detection one per test.
 
 use crate::geometry::{Geometry, Steps, MAX_SQUARES, NO_SQ};
 use crate::movegen::Sink;
@@ -199,7 +200,7 @@ pub fn shift_square(v: &Variant, board: &[Piece; MAX_SQUARES], s: u8, sh: Shift)
 
 /// `movegen::targets` under hole-skipping movement: every vector of the
 /// component is a leap by shifts.
-#[inline(never)]
+#[inline]
 pub(crate) fn skip_targets(
     v: &Variant,
     board: &[Piece; MAX_SQUARES],

@@ -608,9 +608,6 @@ pub fn evaluate_lazy_cached(
 fn eval_with(pos: &Position, t: &EvalTables, pe: &PawnEntry, alpha: i32, beta: i32) -> (i32, bool) {
     let pw = &pe.side;
     let v = t.variant;
-    if v.holes.vanish {
-        return (crate::wormhole_eval::evaluate(pos, t), true);
-    }
     let geo = v.geometry;
     let p = &t.params;
     let mut side = [S::default(), S::default()];

@@ -17,7 +17,6 @@ pub mod tt;
 pub mod tuned;
 pub mod uci;
 pub mod usi;
-pub mod wormhole_eval;
 pub mod xboard;
 
 pub use engine::Engine;
