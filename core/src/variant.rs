@@ -532,10 +532,11 @@ fn derive_capabilities(
     complex_kinds: u32,
 ) -> Capabilities {
     let cond = spec.conditions;
-    // Vanishing squares change the board beyond the move, and skipped
-    // holes change the lines: pins, check masks and the attack plan's
-    // empty-board geometry mean nothing there. Attack detection itself
-    // follows the holes (`wormhole::skip_attacked`), so check stays plain.
+    // A vanished start square and skipped holes change the lines: pins,
+    // check masks and the attack plan's empty-board geometry mean nothing
+    // there. Attack detection itself follows the holes
+    // (`wormhole::skip_attacked`), so check stays plain, and legality on a
+    // board copy holds (`legal_general` leaves the hole).
     let holes = spec.holes.vanish || spec.holes.skip;
     // Passive captures remove pieces away from the landing square and
     // change what gives check; immobilisation changes who can move.
