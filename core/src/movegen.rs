@@ -448,9 +448,18 @@ impl Position {
 
     /// Pseudo-legal moves; with `noisy`, captures and promotions only.
     fn gen_moves(&self, list: &mut MoveList, noisy: bool) {
+        let v = self.v;
+        if v.capture.is_some() {
+            // Capture styles and frozen pieces (`baroque.rs`).
+            self.gen_passive(list, noisy);
+            if !v.conditions.is_empty() {
+                self.adjust_moves(list, noisy);
+            }
+            return;
+        }
         // Hole-skipping movement is a separate instance of the loop, so
         // that the ordinary generator does not test for it per piece.
-        if self.v.holes.skip {
+        if v.holes.skip {
             self.gen_moves_by::<true>(list, noisy);
         } else {
             self.gen_moves_by::<false>(list, noisy);
@@ -461,14 +470,6 @@ impl Position {
     #[inline(always)]
     fn gen_moves_by<const SKIP: bool>(&self, list: &mut MoveList, noisy: bool) {
         let v = self.v;
-        if v.capture.is_some() {
-            // Capture styles and frozen pieces (`baroque.rs`).
-            self.gen_passive(list, noisy);
-            if !v.conditions.is_empty() {
-                self.adjust_moves(list, noisy);
-            }
-            return;
-        }
         let us = self.side;
         let board = &self.board;
         for from in self.occ[us.index()].iter() {
