@@ -471,6 +471,21 @@ impl Position {
         out.and(self.occ[self.side.flip().index()])
     }
 
+    /// Could `by` capture the piece on `sq` by one move (under capture
+    /// styles: by a non-frozen piece's own style; otherwise: attacked)?
+    /// For the search and the evaluation.
+    pub fn capturable(&self, sq: u8, by: Color) -> bool {
+        let p = self.board[sq as usize];
+        if !p.is_piece() || p.color() == by {
+            return false;
+        }
+        if self.v.capture.is_some() {
+            self.passive_capturable(sq, by)
+        } else {
+            self.attacked(sq, by)
+        }
+    }
+
     /// Could `by` capture the piece on `k` by a move of a non-frozen piece
     /// under the capture styles? (Check, when `k` is the royal square.)
     pub(crate) fn passive_capturable(&self, k: u8, by: Color) -> bool {

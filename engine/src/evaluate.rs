@@ -21,6 +21,7 @@
 
 use crate::nnue::NnueMap;
 use crate::pawns::{PawnCache, PawnEntry, PawnSide};
+use fers_core::baroque::CaptureStyle;
 use fers_core::geometry::{SquareSet, Topology, MAX_SQUARES, NO_SQ};
 use fers_core::piece::{named_piece, Family, Mode};
 use fers_core::{Color, Position, Variant};
@@ -297,7 +298,9 @@ impl EvalTables {
                 / nsq as f64;
             avg_mob_f[k] = avg;
             let auto = ((p.auto_lin as f64 * avg + p.auto_quad as f64 * avg * avg) / 100.0) as i32;
-            let val = if pawn {
+            let val = if let Some(val) = passive_value(v, k) {
+                val
+            } else if pawn {
                 p.pawn
             } else if same_movement(v, k, "knight") {
                 p.knight
@@ -1090,6 +1093,25 @@ pub(crate) fn is_passed(enemy: &PawnSide, files: usize, c: Color, f: usize, r: u
         }
     }
     true
+}
+
+/// Piece values under capture styles (Baroque), from how much each style
+/// captures, not from its queen-like movement: the immobilizer and the
+/// withdrawer strong, the pincers weak (middlegame, endgame).
+fn passive_value(v: &Variant, k: usize) -> Option<(i32, i32)> {
+    let r = v.capture.as_ref()?;
+    if r.immobilizer & (1 << k) != 0 {
+        return Some((700, 650));
+    }
+    Some(match r.style[k] {
+        CaptureStyle::Pinch => (120, 150),
+        CaptureStyle::Coordinate => (480, 500),
+        CaptureStyle::LongLeap => (420, 450),
+        CaptureStyle::Chameleon => (450, 450),
+        CaptureStyle::Withdraw => (550, 520),
+        CaptureStyle::None => (300, 300),
+        CaptureStyle::Replace => return None,
+    })
 }
 
 #[cfg(test)]

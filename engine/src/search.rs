@@ -19,7 +19,7 @@ use crate::timeman::Budget;
 use crate::tt::{Bound, TranspositionTable, NO_EVAL};
 use fers_core::moves::MAX_MOVES;
 use fers_core::variant::StalemateRule;
-use fers_core::{Move, MoveList, Position};
+use fers_core::{Move, MoveFlag, MoveList, Piece, Position};
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -477,7 +477,11 @@ impl Worker {
     /// Index of the capture `m` in the capture history, or `NO_CTX`.
     #[inline]
     fn capt_idx(&self, pos: &Position, m: Move) -> usize {
-        let victim = pos.piece_at(m.to());
+        let victim = if m.flag() == MoveFlag::Passive {
+            self.passive_take(pos, m).1
+        } else {
+            pos.piece_at(m.to())
+        };
         if self.capt.is_empty() || !victim.is_piece() {
             return NO_CTX;
         }
@@ -499,6 +503,23 @@ impl Worker {
             let v = *h as i32;
             *h = (v + bonus - v * bonus.abs() / 16384) as i16;
         }
+    }
+
+    /// What a passive capture takes (its victims stand away from the
+    /// landing square, several at once): their summed order value and the
+    /// most valuable of them.
+    fn passive_take(&self, pos: &Position, m: Move) -> (i32, Piece) {
+        let mut best = (Piece::EMPTY, -1);
+        let mut sum = 0;
+        for s in pos.captures_of(m).iter() {
+            let p = pos.piece_at(s);
+            let v = self.eval.order_value[p.kind() as usize];
+            sum += v;
+            if v > best.1 {
+                best = (p, v);
+            }
+        }
+        (sum, best.0)
     }
 
     /// Score of the side to move with no legal move.
@@ -533,7 +554,9 @@ impl Worker {
                 1 << 28
             } else if pos.is_capture(m) {
                 let victim = pos.piece_at(m.to());
-                let vv = if victim.is_piece() {
+                let vv = if m.flag() == MoveFlag::Passive {
+                    self.passive_take(pos, m).0
+                } else if victim.is_piece() {
                     ev.order_value[victim.kind() as usize]
                 } else {
                     ev.value
@@ -595,7 +618,9 @@ impl Worker {
     fn futile_capture(&self, pos: &Position, m: Move, stand_pat: i32, alpha: i32) -> bool {
         let ev = &self.eval;
         let victim = pos.piece_at(m.to());
-        let vv = if victim.is_piece() {
+        let vv = if m.flag() == MoveFlag::Passive {
+            self.passive_take(pos, m).0
+        } else if victim.is_piece() {
             ev.order_value[victim.kind() as usize]
         } else {
             100
@@ -611,6 +636,12 @@ impl Worker {
     /// it sees every attacker; elsewhere also any defended victim.
     #[inline]
     fn losing(&self, pos: &Position, m: Move) -> bool {
+        if pos.variant().capture.is_some() {
+            // Capture styles: could the mover be taken where it lands?
+            let mut next = pos.clone();
+            next.play(m);
+            return next.capturable(m.to(), next.side_to_move());
+        }
         !pos.see_ge(m, 0, &self.eval.order_value)
             || (!pos.see_exact() && pos.attacked(m.to(), pos.side_to_move().flip()))
     }
