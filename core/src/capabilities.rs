@@ -19,6 +19,12 @@ pub struct Capabilities {
     /// `Position::play`: no condition's effects change the board beyond
     /// the move.
     pub board_copy_legality: bool,
+    /// Legality under hole-skipping movement by the lines from the royal
+    /// piece (`wormhole.rs`): pieces never block there, so out of check
+    /// only a move of the royal piece, or one that vacates a square on a
+    /// line an attacker's walk takes, can expose it. One royal kind, no
+    /// conditions or capture styles.
+    pub hole_legality: bool,
     /// Castling judged from the attack plan (leapers, riders and pawns
     /// only: moving the rook cannot open a hurdle line).
     pub simple_castling: bool,
@@ -44,6 +50,7 @@ impl Capabilities {
     pub const NONE: Capabilities = Capabilities {
         pin_legality: false,
         board_copy_legality: false,
+        hole_legality: false,
         simple_castling: false,
         plain_check: false,
         exact_see: false,

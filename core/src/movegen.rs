@@ -377,6 +377,8 @@ impl Position {
         }
         if self.v.caps.pin_legality {
             self.filter_fast(list);
+        } else if self.v.caps.hole_legality {
+            self.filter_skip(list);
         } else if self.v.caps.board_copy_legality {
             list.retain(|m| self.legal_general(m));
         } else {
@@ -398,7 +400,7 @@ impl Position {
     /// [`Position::legal_by_play`], on a copy of the board alone, because
     /// nothing but the move itself changes the board (castling plays the
     /// whole move; a vanishing start square is part of the move).
-    fn legal_general(&self, m: Move) -> bool {
+    pub(crate) fn legal_general(&self, m: Move) -> bool {
         let us = self.side;
         let them = us.flip();
         let (from, to) = (m.from(), m.to());

@@ -574,6 +574,7 @@ fn derive_capabilities(
     Capabilities {
         pin_legality,
         board_copy_legality: cond.is_empty() && !passive,
+        hole_legality: spec.holes.skip && royals == 1 && cond.is_empty() && !passive,
         simple_castling: pin_legality && all_simple,
         plain_check,
         exact_see: complex_kinds == 0 && shape_only && !cond.has(Condition::NoCapture),

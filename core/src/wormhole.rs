@@ -18,7 +18,7 @@
 //! for the existence of this path (`gen_moves` picks one of two instances
 //! of its loop), attack detection one per test.
 
-use crate::geometry::{Geometry, Steps, MAX_SQUARES, NO_SQ};
+use crate::geometry::{Geometry, SquareSet, Steps, MAX_SQUARES, NO_SQ};
 use crate::movegen::Sink;
 use crate::moves::{Move, MoveFlag, MoveList};
 use crate::piece::{Color, Family, Mode, Piece};
@@ -169,8 +169,22 @@ fn add_attack(list: &mut Vec<SkipAttack>, a: SkipAttack) {
 
 /// The square a shift from `s` lands on, or `NO_SQ`. Holes are skipped and
 /// not counted; pieces count and do not block.
-#[inline]
+#[inline(always)]
 pub fn shift_square(v: &Variant, board: &[Piece; MAX_SQUARES], s: u8, sh: Shift) -> u8 {
+    // The common case first: one step onto an existing square.
+    let t = v.steps.step(sh.unit, s);
+    if t == NO_SQ {
+        return NO_SQ;
+    }
+    if sh.n <= 1 && board[t as usize] != Piece::HOLE {
+        return t;
+    }
+    shift_walk(v, board, s, sh)
+}
+
+/// [`shift_square`] past holes or further than one square.
+#[inline(never)]
+fn shift_walk(v: &Variant, board: &[Piece; MAX_SQUARES], s: u8, sh: Shift) -> u8 {
     let steps = &v.steps;
     if sh.n == 0 {
         let t = steps.step(sh.unit, s);
@@ -264,7 +278,83 @@ pub(crate) fn skip_attacked(v: &Variant, board: &[Piece; MAX_SQUARES], sq: u8, b
     false
 }
 
+/// The squares whose vanishing can change a reverse walk from `k`: those
+/// each shift passes or lands on (a new hole beyond the landing square
+/// changes nothing, and one on a walk that falls off the edge keeps it
+/// off). Occupancy never matters to a walk, and a capture only removes
+/// attackers. Also says whether a walk finds an attacker (in check now).
+fn walk_lines(
+    v: &Variant,
+    t: &SkipTables,
+    board: &[Piece; MAX_SQUARES],
+    k: u8,
+    by: Color,
+) -> (SquareSet, bool) {
+    let mut set = SquareSet::EMPTY;
+    let mut check = false;
+    for a in &t.attacks[by.index()] {
+        let mut s = mark_shift(v, board, &mut set, k, a.first);
+        if let (Some(second), true) = (a.second, s != NO_SQ) {
+            s = mark_shift(v, board, &mut set, s, second);
+        }
+        if s != NO_SQ {
+            let p = board[s as usize];
+            check |= p.is_piece() && p.color() == by && a.kinds & (1 << p.kind()) != 0;
+        }
+    }
+    (set, check)
+}
+
+/// [`shift_square`], marking the squares it passes and lands on.
+fn mark_shift(
+    v: &Variant,
+    board: &[Piece; MAX_SQUARES],
+    set: &mut SquareSet,
+    s: u8,
+    sh: Shift,
+) -> u8 {
+    let to = shift_square(v, board, s, sh);
+    if to == NO_SQ {
+        return NO_SQ;
+    }
+    let mut t = s;
+    for _ in 0..MAX_SQUARES {
+        t = v.steps.step(sh.unit, t);
+        if t == NO_SQ || t == s {
+            break;
+        }
+        set.insert(t);
+        if t == to {
+            break;
+        }
+    }
+    to
+}
+
 impl Position {
+    /// Legality under hole-skipping movement (`Capabilities::hole_legality`):
+    /// in check, or for a move of the royal piece or from a square on the
+    /// attackers' lines, the move is tested on a board copy; any other
+    /// move leaves every attacker's walk as it was.
+    pub(crate) fn filter_skip(&self, list: &mut MoveList) {
+        let v = self.v;
+        let us = self.side;
+        let k = self.royal[us.index()];
+        let them = us.flip();
+        let walked = v
+            .skip
+            .as_ref()
+            .map(|t| walk_lines(v, t, &self.board, k, them));
+        let lines = match walked {
+            Some((lines, false)) => lines,
+            _ => SquareSet::ALL,
+        };
+        list.retain(|m| {
+            let quiet_shape = m.flag() == MoveFlag::Normal && m.from() != k;
+            (quiet_shape && !lines.contains(m.from())) || self.legal_general(m)
+        });
+    }
+
     /// Pawn moves under hole-skipping movement: one shift forward to an
     /// empty square, two from the second rank over two empty squares,
     /// captures one shift diagonally forward. No en passant. With
