@@ -575,7 +575,9 @@ fn derive_capabilities(
         pin_legality,
         board_copy_legality: cond.is_empty() && !passive,
         hole_legality: spec.holes.skip && royals == 1 && cond.is_empty() && !passive,
-        simple_castling: pin_legality && all_simple,
+        // On files that wrap, the rook's home square is no board edge: the
+        // king's destination may see past it once the rook has moved.
+        simple_castling: pin_legality && all_simple && !spec.topology.wraps_files(),
         plain_check,
         exact_see: complex_kinds == 0 && shape_only && !cond.has(Condition::NoCapture),
         null_move: royals == 1 && spec.stalemate == StalemateRule::Draw && no_state,
