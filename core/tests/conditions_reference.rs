@@ -169,7 +169,12 @@ fn run(cond: &str, seed: u64, playouts: usize, plies: usize, depth2_every: usize
     let mut failures = Vec::new();
     let mut positions = 0u64;
     let mut nodes = 0u64;
-    for game in 0..playouts {
+    // At least `playouts` games, and more (up to ten times as many) until
+    // the positions reach `playouts * plies`: under beamten or messigny
+    // games end early.
+    let mut game = 0;
+    while game < playouts || (positions < (playouts * plies) as u64 && game < 10 * playouts) {
+        game += 1;
         let (sname, fen) = starts[game % starts.len()];
         let mut pos = Position::from_fen(v, fen).unwrap();
         let mut b = Board::from_fen(fen);
