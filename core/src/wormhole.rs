@@ -171,13 +171,20 @@ fn add_attack(list: &mut Vec<SkipAttack>, a: SkipAttack) {
 /// not counted; pieces count and do not block.
 #[inline(always)]
 pub fn shift_square(v: &Variant, board: &[Piece; MAX_SQUARES], s: u8, sh: Shift) -> u8 {
-    // The common case first: one step onto an existing square.
+    // The common cases first: one or two steps onto existing squares.
     let t = v.steps.step(sh.unit, s);
     if t == NO_SQ {
         return NO_SQ;
     }
-    if sh.n <= 1 && board[t as usize] != Piece::HOLE {
-        return t;
+    if board[t as usize] != Piece::HOLE {
+        if sh.n <= 1 {
+            return t;
+        }
+        // Two existing squares in a row: the champion's and lion's leaps.
+        let t2 = v.steps.step(sh.unit, t);
+        if sh.n == 2 && t2 != NO_SQ && t2 != s && board[t2 as usize] != Piece::HOLE {
+            return t2;
+        }
     }
     shift_walk(v, board, s, sh)
 }
