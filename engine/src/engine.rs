@@ -310,6 +310,14 @@ impl Engine {
             EngineError::BadOptionValue(format!("conditions '{set}' on {}: {e}", base.name))
         })?;
         let v = variant::leak(v);
+        // A start position the conditions make illegal (kings side by side
+        // across a cylinder's seam) is refused here, not found at `startpos`.
+        Position::from_fen(v, &v.start_fen).map_err(|e| {
+            EngineError::BadOptionValue(format!(
+                "conditions '{set}' on {}: its start position is illegal: {e}",
+                base.name
+            ))
+        })?;
         self.derived.push((base, set, v));
         Ok(v)
     }

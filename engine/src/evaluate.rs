@@ -24,7 +24,7 @@ use crate::pawns::{PawnCache, PawnEntry, PawnSide};
 use fers_core::baroque::CaptureStyle;
 use fers_core::geometry::{SquareSet, Topology, MAX_SQUARES, NO_SQ};
 use fers_core::piece::{named_piece, Family, Mode};
-use fers_core::{Color, Position, Variant};
+use fers_core::{Color, Condition, Position, Variant};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -356,13 +356,23 @@ impl EvalTables {
             }
             ((r as usize * 7 + (geo.ranks as usize - 1) / 2) / (geo.ranks as usize - 1)).min(7)
         };
+        // Under nocapture material changes only by promotion: it weighs a
+        // quarter, so that mobility and the kings decide.
+        let material_pct = if v.conditions.has(Condition::NoCapture) {
+            25
+        } else {
+            100
+        };
         for k in 0..n {
             let royal = v.royal_kind == Some(k as u8);
             let pawn = v.pawn_kind == Some(k as u8);
             for sq in 0..nsq as u8 {
                 let f = geo.file_of(sq) as f64;
                 let r = geo.rank_of(sq);
-                let (mut mg, mut eg) = value[k];
+                let (mut mg, mut eg) = (
+                    value[k].0 * material_pct / 100,
+                    value[k].1 * material_pct / 100,
+                );
                 if pawn {
                     let rr = scale_rank(r);
                     mg += p.pawn_advance_mg[rr];
@@ -810,7 +820,13 @@ fn eval_with(pos: &Position, t: &EvalTables, pe: &PawnEntry, alpha: i32, beta: i
     }
 
     // Threats: pieces attacked by pawns, and undefended pieces attacked.
+    // They assume that a capture removes its victim and nothing else
+    // (`Capabilities::exact_see`); under Circe, Andernach, kamikaze or
+    // nocapture an attacked piece is no such threat.
     for c in [Color::White, Color::Black] {
+        if !v.caps.exact_see && !v.conditions.is_empty() {
+            break;
+        }
         let ci = c.index();
         let ti = ci ^ 1;
         let mut defended = piece_att[ti].or(pw[ti].attacks);

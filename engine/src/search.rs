@@ -152,6 +152,9 @@ pub struct Worker {
     pub root_pos: Option<Position>,
 }
 
+/// Quiescence plies after which a quiet move's check no longer makes the
+/// child search every evasion.
+const QS_CHECK_PLIES: u32 = 6;
 const TIME_CHECK_MASK: u64 = 255;
 
 /// How far above beta a capture must score in ProbCut's shallow search.
@@ -1282,7 +1285,13 @@ impl Worker {
             }
             let mut child = pos.clone();
             child.play(m);
-            let gives_check = may_check && child.in_check();
+            // A check keeps the child searching every evasion. Deep in
+            // quiescence only a capture's check does: under rules where a
+            // quiet evasion checks again (a unit reborn or reappearing under
+            // Circe rules, a sentinel pawn) the chain would not end.
+            let gives_check = may_check
+                && (qdepth < QS_CHECK_PLIES || pos.is_capture(m))
+                && child.in_check();
             if futile && !gives_check {
                 continue;
             }
