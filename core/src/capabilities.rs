@@ -34,6 +34,10 @@ pub struct Capabilities {
     /// Static exchange sees every attacker and every capture removes just
     /// its victim.
     pub exact_see: bool,
+    /// A capture takes material off the board for good (no rebirth, no
+    /// colour change, no unit appearing after a move), so capture
+    /// sequences end by themselves: quiescence needs no depth limit.
+    pub captures_simplify: bool,
     /// Passing is never better than moving in the positions the search
     /// meets often (null-move pruning): a royal piece, stalemate a draw,
     /// and no rule whose state a null move would skip.
@@ -54,6 +58,7 @@ impl Capabilities {
         simple_castling: false,
         plain_check: false,
         exact_see: false,
+        captures_simplify: false,
         null_move: false,
         chess_network: false,
         check_filter: false,

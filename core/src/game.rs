@@ -67,8 +67,13 @@ impl Game {
         &self.moves
     }
     /// Keys of the positions since the last irreversible move, oldest first
-    /// (what a search needs for repetition detection).
+    /// (what a search needs for repetition detection). Where captures do not
+    /// simplify (a Circe rebirth brings the unit back), a capture is no
+    /// irreversible move: then every key of the game.
     pub fn reversible_keys(&self) -> &[u64] {
+        if !self.current.variant().caps.captures_simplify {
+            return &self.keys;
+        }
         let n = (self.current.halfmove_clock() as usize + 1).min(self.keys.len());
         &self.keys[self.keys.len() - n..]
     }

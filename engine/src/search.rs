@@ -155,6 +155,9 @@ pub struct Worker {
 /// Quiescence plies after which a quiet move's check no longer makes the
 /// child search every evasion.
 const QS_CHECK_PLIES: u32 = 6;
+/// Quiescence plies searched where captures do not simplify
+/// (`Capabilities::captures_simplify`).
+const QS_MAX_PLIES: u32 = 6;
 const TIME_CHECK_MASK: u64 = 255;
 
 /// How far above beta a capture must score in ProbCut's shallow search.
@@ -408,7 +411,10 @@ impl Worker {
         }
         let key = pos.key();
         let n = self.keys.len();
-        let lim = hm.min(n - self.rep_floor.min(n));
+        // Positions before a capture or pawn move cannot recur, unless
+        // captures bring units back (Circe rules): then the whole history.
+        let reversible = if v.caps.captures_simplify { hm } else { n };
+        let lim = reversible.min(n - self.rep_floor.min(n));
         let mut i = 2;
         while i <= lim {
             if self.keys[n - i] == key {
@@ -1235,6 +1241,12 @@ impl Worker {
         } else {
             stand_pat = -INF;
         }
+        // Where captures do not simplify (Circe rebirths, Andernach's colour
+        // changes), capture sequences need not end: past QS_MAX_PLIES the
+        // static evaluation stands.
+        if !in_check && qdepth >= QS_MAX_PLIES && !v.caps.captures_simplify {
+            return best;
+        }
         let mut list = MoveList::new();
         if in_check || qdepth == 0 {
             // All moves: evasions, or quiet checks on the first ply.
@@ -1289,9 +1301,8 @@ impl Worker {
             // quiescence only a capture's check does: under rules where a
             // quiet evasion checks again (a unit reborn or reappearing under
             // Circe rules, a sentinel pawn) the chain would not end.
-            let gives_check = may_check
-                && (qdepth < QS_CHECK_PLIES || pos.is_capture(m))
-                && child.in_check();
+            let gives_check =
+                may_check && (qdepth < QS_CHECK_PLIES || pos.is_capture(m)) && child.in_check();
             if futile && !gives_check {
                 continue;
             }
