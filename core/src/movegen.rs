@@ -520,10 +520,9 @@ impl Position {
         let us = self.side;
         let promo_rank = v.promotion_rank(us);
         let geo = v.geometry;
-        let choices = self.promotion_choices(us);
         let push = |to: u8, list: &mut MoveList| {
             if geo.rank_of(to) == promo_rank && !v.promotion.is_empty() {
-                match choices {
+                match self.promotion_choices(us) {
                     PromotionChoices::All => {
                         for &k in &v.promotion {
                             list.push(Move::with_promotion(from, to, k));
@@ -544,7 +543,8 @@ impl Position {
         };
         // Pawns never cross a horizontal seam (cylinders): they move towards
         // their promotion rank and stop there.
-        let forward = |to: u8| v.relative_rank(us, to) > v.relative_rank(us, from);
+        let wraps = geo.topology.wraps_ranks();
+        let forward = |to: u8| !wraps || v.relative_rank(us, to) > v.relative_rank(us, from);
         let fwd = v.pawn_push[us.index()];
         let one = v.steps.step(fwd, from);
         if one != NO_SQ && forward(one) && self.board[one as usize].is_empty() {

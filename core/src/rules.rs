@@ -316,6 +316,9 @@ impl Position {
         if ksq == NO_SQ {
             return;
         }
+        if !self.attacked(ksq, us.flip()) {
+            return;
+        }
         let kinds = self.checker_kinds(ksq, us.flip());
         if kinds == 0 {
             return;
@@ -445,7 +448,7 @@ impl Position {
         }
         let transmuted = cond.has(Condition::TransmutingKings) && {
             let own = self.royal[by.index()];
-            own != NO_SQ && self.checker_kinds(own, by.flip()) != 0
+            own != NO_SQ && self.attacked(own, by.flip())
         };
         let mut ok = |s: u8, p: Piece| self.attacker_allowed(s, p, k, by, transmuted);
         if simple_attackers(v, &self.board, k, by, &mut ok) {
@@ -587,6 +590,12 @@ impl Position {
             let p = self.board[from as usize];
             let r = t.square(p.kind(), by, from, false);
             if r == NO_SQ || (r != from && !self.board[r as usize].is_empty()) {
+                continue;
+            }
+            let kinds = v.pieces.len();
+            let reach = &v.rules.reach
+                [(by.index() * kinds + p.kind() as usize) * v.geometry.num_squares() + r as usize];
+            if !reach.contains(k) {
                 continue;
             }
             let mut b = self.board;

@@ -177,6 +177,11 @@ pub struct RuleTables {
     pub cell: Vec<u8>,
     /// The squares next to each square (8 neighbours, topology applied).
     pub neighbours: Vec<SquareSet>,
+    /// Mars Circe: where a kind of a colour could capture from a square on
+    /// an empty board, `reach[(colour * kinds + kind) * squares + sq]` (all
+    /// squares for families with hurdles or lame legs): a quick test before
+    /// the real walk from the rebirth square.
+    pub reach: Vec<SquareSet>,
 }
 
 impl Variant {
@@ -648,6 +653,9 @@ impl RuleTables {
             let pawn_rank = [1, geo.ranks.saturating_sub(2)];
             t.rebirth = Some(RebirthTable::new(&geo, kinds, &start, &classes, pawn_rank));
         }
+        if cond.has(Condition::MarsCirce) {
+            t.reach = empty_board_reach(v);
+        }
         t.cell = (0..n as u8)
             .map(|s| (geo.rank_of(s) / 2) * geo.files.div_ceil(2) + geo.file_of(s) / 2)
             .collect();
@@ -670,6 +678,53 @@ impl RuleTables {
             .collect();
         Ok(t)
     }
+}
+
+/// Per colour, kind and square, the squares a capture could land on with
+/// no other piece on the board (`RuleTables::reach`).
+fn empty_board_reach(v: &Variant) -> Vec<SquareSet> {
+    let n = v.geometry.num_squares();
+    let kinds = v.pieces.len();
+    let mut out = vec![SquareSet::EMPTY; 2 * kinds * n];
+    for ci in 0..2 {
+        for kind in 0..kinds {
+            for sq in 0..n as u8 {
+                let set = &mut out[(ci * kinds + kind) * n + sq as usize];
+                if v.pawn_kind == Some(kind as u8) {
+                    for &d in &v.pawn_captures[ci] {
+                        let t = v.steps.step(d, sq);
+                        if t != NO_SQ {
+                            set.insert(t);
+                        }
+                    }
+                    continue;
+                }
+                for c in &v.components[kind] {
+                    match c.family {
+                        Family::Leaper => {
+                            for &d in &c.dirs[ci] {
+                                let t = v.steps.step(d, sq);
+                                if t != NO_SQ {
+                                    set.insert(t);
+                                }
+                            }
+                        }
+                        Family::Rider => {
+                            for &d in &c.dirs[ci] {
+                                let mut t = v.steps.step(d, sq);
+                                while t != NO_SQ && t != sq && !set.contains(t) {
+                                    set.insert(t);
+                                    t = v.steps.step(d, t);
+                                }
+                            }
+                        }
+                        _ => *set = SquareSet::ALL,
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The pieces of the variant's start position, square by square.
