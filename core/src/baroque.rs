@@ -17,8 +17,9 @@
 //! its own capture rule", answered by reverse walks from the royal square,
 //! one per style; the tests compare all of it with a literal generator.
 
+use crate::attacks::simple_attackers;
 use crate::geometry::{Geometry, SquareSet, Steps, NO_SQ};
-use crate::movegen::{simple_attackers, targets};
+use crate::movegen::targets;
 use crate::moves::{Move, MoveFlag, MoveList};
 use crate::piece::{Color, Family, Mode, PieceDef};
 use crate::position::Position;

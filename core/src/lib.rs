@@ -9,6 +9,7 @@
 //! assert_eq!(perft::perft(&pos, 3), 8902);
 //! ```
 
+mod attacks;
 pub mod baroque;
 pub mod betza;
 pub mod capabilities;
@@ -16,6 +17,7 @@ pub mod conditions;
 mod effects;
 pub mod game;
 pub mod geometry;
+mod legality;
 pub mod movegen;
 pub mod moves;
 pub mod perft;

@@ -17,9 +17,10 @@
 //! of the pieces' movement, as in Popeye: it is not itself filtered by the
 //! conditions, which would make paralysis circular.
 
+use crate::attacks::simple_attackers;
 use crate::conditions::Condition;
 use crate::geometry::{SquareSet, MAX_SQUARES, NO_SQ};
-use crate::movegen::{simple_attackers, targets, PromotionChoices};
+use crate::movegen::{targets, PromotionChoices};
 use crate::moves::{Move, MoveFlag, MoveList};
 use crate::piece::{Color, Family, Mode, Piece};
 use crate::position::Position;

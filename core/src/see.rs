@@ -9,8 +9,8 @@
 //! are not in that plan: [`Position::see_exact`] says whether a variant's
 //! exchanges are fully seen. Pins are ignored, as in Stockfish.
 
+use crate::attacks::simple_attackers;
 use crate::geometry::{MAX_SQUARES, NO_SQ};
-use crate::movegen::simple_attackers;
 use crate::moves::{Move, MoveFlag};
 use crate::piece::{Color, Piece};
 use crate::position::Position;
