@@ -185,8 +185,8 @@ impl Position {
         // rays it touches (`ray_mask[from] | ray_mask[to]`).
         let rays = &v.complex_rays[them.index()];
         let per_ray = complex && v.fallback_kinds == 0 && rays.len() <= MAX_TRACKED_RAYS;
-        // Zeroed only when used: 1 KB cleared at every node was a quarter of
-        // orthodox perft's instructions.
+        // Zeroed only when used (hopper-like attackers): clearing 1 KB at
+        // every node cost orthodox perft 1.4% of its instructions.
         let mut ray_mask = std::mem::MaybeUninit::<[u64; MAX_SQUARES]>::uninit();
         if per_ray {
             ray_mask.write([0u64; MAX_SQUARES]);
