@@ -61,7 +61,6 @@ impl Position {
     pub(crate) fn apply_effects(&mut self, m: Move, b: &Before) {
         let v = self.v;
         let cond = v.conditions;
-        let us = self.side;
         let (from, to) = (m.from(), m.to());
         let royal = |p: Piece| Some(p.kind()) == v.royal_kind;
         let captured = b.captured.is_piece();
@@ -98,7 +97,6 @@ impl Position {
             self.sentinel(from, b.mover);
         }
         self.key ^= old_state ^ self.rule_state_key();
-        let _ = us;
     }
 
     /// Circe parrain: the unit captured by the previous move reappears,

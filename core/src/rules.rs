@@ -92,7 +92,7 @@ impl Position {
     pub(crate) fn adjust_moves(&self, list: &mut MoveList, noisy: bool) {
         let cond = self.v.conditions;
         if cond.has(Condition::MarsCirce) {
-            self.mars_captures(list, noisy);
+            self.mars_captures(list);
         }
         if cond.has(Condition::TransmutingKings) {
             self.transmute_king(list, noisy);
@@ -203,10 +203,8 @@ impl Position {
                 return false;
             }
         }
-        if let Some(csq) = capture {
-            if cond.anticirce() && !self.anticirce_allows(m, csq) {
-                return false;
-            }
+        if capture.is_some() && cond.anticirce() && !self.anticirce_allows(m) {
+            return false;
         }
         true
     }
@@ -214,7 +212,7 @@ impl Position {
     /// Anticirce: the capturer's rebirth square (after promotion) must be
     /// empty or the square it leaves; the seed's type also forbids a
     /// capture on that square itself.
-    fn anticirce_allows(&self, m: Move, _csq: u8) -> bool {
+    fn anticirce_allows(&self, m: Move) -> bool {
         let v = self.v;
         let Some(t) = v.rules.rebirth.as_ref() else {
             return true;
@@ -232,7 +230,7 @@ impl Position {
     /// Mars Circe: captures are made from the rebirth square (which must be
     /// empty, or the unit's own square); the ordinary captures of a unit
     /// elsewhere are removed.
-    fn mars_captures(&self, list: &mut MoveList, noisy: bool) {
+    fn mars_captures(&self, list: &mut MoveList) {
         let v = self.v;
         let Some(t) = v.rules.rebirth.as_ref() else {
             return;
@@ -267,7 +265,6 @@ impl Position {
                 }
             });
         }
-        let _ = noisy;
     }
 
     /// Calls `hit(to, victim)` for each capture the unit `p` on `sq` has on

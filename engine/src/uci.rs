@@ -714,6 +714,17 @@ pub fn format_event(root: &Position, event: &SearchEvent, notation: Notation) ->
 }
 
 fn format_info(root: &Position, i: &SearchInfo, notation: Notation) -> String {
+    format_info_with(root, i, notation, score_words)
+}
+
+/// An `info` line in the words UCI and USI share; they differ only in the
+/// move notation and in how a score is written.
+pub(crate) fn format_info_with(
+    root: &Position,
+    i: &SearchInfo,
+    notation: Notation,
+    score_words: fn(Score) -> String,
+) -> String {
     let bound = match i.bound {
         Bound::Exact => "",
         Bound::Lower => " lowerbound",

@@ -23,7 +23,7 @@
 //!   string error: ...` lines, as in UCI.
 
 use crate::engine::{Engine, OptionEffect, StartPos};
-use crate::events::{line_text, BookNote, Bound, Score, SearchEvent, SearchInfo};
+use crate::events::{BookNote, Score, SearchEvent, SearchInfo};
 use crate::notation::{usi_side, Notation};
 use crate::options::{self, OptionDef, OptionKind};
 use crate::protocol::{printable, Events, Flow, FrontEnd, Report};
@@ -497,23 +497,7 @@ pub fn format_event(root: &Position, event: &SearchEvent) -> String {
 }
 
 fn format_info(root: &Position, i: &SearchInfo) -> String {
-    let bound = match i.bound {
-        Bound::Exact => "",
-        Bound::Lower => " lowerbound",
-        Bound::Upper => " upperbound",
-    };
-    format!(
-        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} time {} pv {}",
-        i.depth,
-        i.seldepth,
-        i.multipv,
-        score_words(i.score),
-        i.nodes,
-        i.nps,
-        i.hashfull,
-        i.time_ms,
-        line_text(root, &i.pv, |p, m| Notation::Usi.format(p, m))
-    )
+    crate::uci::format_info_with(root, i, Notation::Usi, score_words)
 }
 
 /// `cp N`, or `mate N` with N in plies as USI counts (negative: mated).
