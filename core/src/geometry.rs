@@ -65,12 +65,27 @@ impl FromStr for Topology {
     }
 }
 
+/// Which lines join the points of the board: a board graph that is not a
+/// plain grid (Fanorona's) removes diagonal steps from some squares, and
+/// the step tables, which every generator reads, then simply lack them.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Lines {
+    /// Every direction from every square (chess boards).
+    #[default]
+    Grid,
+    /// Orthogonal lines everywhere, diagonals only through the points whose
+    /// file + rank (from a1 = 0,0) is even: the alquerque / Fanorona board.
+    /// A diagonal vector from any other point leads nowhere.
+    EvenDiagonals,
+}
+
 /// Board size and topology, with coordinate helpers and square notation.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Geometry {
     pub files: u8,
     pub ranks: u8,
     pub topology: Topology,
+    pub lines: Lines,
 }
 
 impl Geometry {
@@ -84,7 +99,22 @@ impl Geometry {
             files,
             ranks,
             topology,
+            lines: Lines::Grid,
         })
+    }
+
+    /// The same board with other lines.
+    pub fn with_lines(self, lines: Lines) -> Geometry {
+        Geometry { lines, ..self }
+    }
+
+    /// Does the board have a diagonal line through `sq`?
+    #[inline]
+    pub fn has_diagonals(&self, sq: u8) -> bool {
+        match self.lines {
+            Lines::Grid => true,
+            Lines::EvenDiagonals => (self.file_of(sq) + self.rank_of(sq)) % 2 == 0,
+        }
     }
 
     #[inline]
@@ -107,6 +137,9 @@ impl Geometry {
     /// The square reached from `sq` by the vector (dx, dy), applying the
     /// topology's wrapping, or `None` off the board.
     pub fn offset(&self, sq: u8, dx: i32, dy: i32) -> Option<u8> {
+        if dx != 0 && dx.abs() == dy.abs() && !self.has_diagonals(sq) {
+            return None;
+        }
         let (f, r) = (self.file_of(sq) as i32, self.rank_of(sq) as i32);
         let (nf, nr) = (self.files as i32, self.ranks as i32);
         let mut tf = f + dx;
@@ -322,6 +355,22 @@ mod tests {
         assert_eq!(g.parse_square("a13"), None);
         assert_eq!(g.parse_square("m1"), None);
         assert_eq!(g.parse_square("a0"), None);
+    }
+
+    #[test]
+    fn even_diagonals_exist_only_through_even_points() {
+        let g = Geometry::new(9, 5, Topology::Plain)
+            .unwrap()
+            .with_lines(Lines::EvenDiagonals);
+        let sq = |n: &str| g.parse_square(n).unwrap();
+        // a1 (0+0) and e3 (4+2) have diagonals; b1 and e2 do not.
+        assert_eq!(g.offset(sq("a1"), 1, 1), Some(sq("b2")));
+        assert_eq!(g.offset(sq("e3"), -1, 1), Some(sq("d4")));
+        assert_eq!(g.offset(sq("b1"), 1, 1), None);
+        assert_eq!(g.offset(sq("e2"), 1, 1), None);
+        assert_eq!(g.offset(sq("e2"), 0, 1), Some(sq("e3")));
+        let diagonal_points = (0..45u8).filter(|&s| g.has_diagonals(s)).count();
+        assert_eq!(diagonal_points, 23);
     }
 
     #[test]

@@ -364,6 +364,11 @@ impl Position {
     /// Pseudo-legal moves; with `noisy`, captures and promotions only.
     fn gen_moves(&self, list: &mut MoveList, noisy: bool) {
         let v = self.v;
+        if v.chains.is_some() {
+            // Stones, lines and capture chains (`fanorona.rs`).
+            self.gen_chains(list, noisy);
+            return;
+        }
         if v.capture.is_some() {
             // Capture styles and frozen pieces (`baroque.rs`).
             self.gen_passive(list, noisy);

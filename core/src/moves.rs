@@ -1,10 +1,17 @@
-//! Moves: a compact 32-bit [`Move`] (one leg), a fixed-capacity [`MoveList`]
-//! that never allocates, and the notation errors of SPEC section 4.
+//! Moves: a [`Move`] is a whole turn (a 32-bit head, plus the legs of a
+//! Fanorona capture chain), a fixed-capacity [`MoveList`] that never
+//! allocates, and the notation errors of SPEC section 4.
 //!
-//! A move is one leg from a square to a square with a kind ([`MoveFlag`]) and
-//! an optional promotion. Turns made of several legs (Fanorona capture chains)
-//! are sequences of legs played by the same side: the position records that a
-//! chain is under way, and notation joins the legs with `,`.
+//! The head says from, to, a kind ([`MoveFlag`]) and an extra byte
+//! (promotion, locust square, passive victims, or a chain's leg count). A
+//! Fanorona turn is one move however many captures it chains: the head holds
+//! the stone's start and final points, and `legs` each leg's direction and
+//! kind (approach or withdrawal), 4 bits a leg. Perft and the search count
+//! whole turns; notation joins the legs with `,`.
+//!
+//! The bound: every leg of a chain captures at least one enemy stone, and a
+//! Fanorona side has at most 22 stones (the start position's; FENs with more
+//! are refused), so a chain has at most [`MAX_LEGS`] = 22 legs; 24 fit.
 
 use std::fmt;
 use std::mem::MaybeUninit;
@@ -23,10 +30,9 @@ pub enum MoveFlag {
     CastleQueen = 4,
     /// Messigny exchange, written with suffix `s`.
     Exchange = 5,
-    /// Fanorona capture by approach, suffix `a`.
-    Approach = 6,
-    /// Fanorona capture by withdrawal, suffix `w`.
-    Withdrawal = 7,
+    /// A Fanorona capture chain: its legs are in `Move::legs`, each
+    /// written with suffix `a` (approach) or `w` (withdrawal).
+    Chain = 6,
     /// A capture whose victim is not on the landing square (locust,
     /// marine): the captured square is stored in the move.
     Locust = 8,
@@ -43,8 +49,7 @@ impl MoveFlag {
             3 => MoveFlag::CastleKing,
             4 => MoveFlag::CastleQueen,
             5 => MoveFlag::Exchange,
-            6 => MoveFlag::Approach,
-            7 => MoveFlag::Withdrawal,
+            6 => MoveFlag::Chain,
             8 => MoveFlag::Locust,
             9 => MoveFlag::Passive,
             _ => MoveFlag::Normal,
@@ -55,34 +60,118 @@ impl MoveFlag {
     pub fn suffix(self) -> Option<char> {
         match self {
             MoveFlag::Exchange => Some('s'),
-            MoveFlag::Approach => Some('a'),
-            MoveFlag::Withdrawal => Some('w'),
             _ => None,
         }
     }
 }
 
-/// One leg: from (bits 0-7), to (8-15), an extra byte (16-23: promotion
-/// kind + 1, or the captured square of a locust capture) and the flag
-/// (24-27). `Move::NONE` is no move.
+/// Most legs of one Fanorona capture chain (see the module comment).
+pub const MAX_LEGS: usize = 22;
+
+/// One leg of a capture chain: the direction (an index into the variant's
+/// eight line directions) and whether it captures by withdrawal.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Leg {
+    pub dir: u8,
+    pub withdrawal: bool,
+}
+
+/// A move. The head `bits`: from (bits 0-7), to (8-15), an extra byte
+/// (16-23: promotion kind + 1, the captured square of a locust capture,
+/// passive victims, or a chain's leg count and a 3-bit digest of its legs)
+/// and the flag (24-27). `legs`: a chain's legs, 4 bits each (3 bits of
+/// direction, 1 of withdrawal), zero for every other move. `Move::NONE` is
+/// no move.
+///
+/// The transposition table keeps the head alone (`head`/`from_head`):
+/// for every move but a chain it is the whole move, and a chain is found
+/// again among the generated moves by its head (`same_head`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Move(pub u32);
+pub struct Move {
+    bits: u32,
+    legs: [u32; 3],
+}
 
 impl Move {
-    pub const NONE: Move = Move(0);
+    pub const NONE: Move = Move {
+        bits: 0,
+        legs: [0; 3],
+    };
+
+    #[inline(always)]
+    const fn head_only(bits: u32) -> Move {
+        Move { bits, legs: [0; 3] }
+    }
+    /// The 28-bit head (what the transposition table stores).
+    #[inline]
+    pub fn head(self) -> u32 {
+        self.bits & 0x0FFF_FFFF
+    }
+    /// A move from its head alone (complete for every move but a chain).
+    #[inline]
+    pub fn from_head(head: u32) -> Move {
+        Move::head_only(head & 0x0FFF_FFFF)
+    }
+    /// Same head: the same move, or chains alike in start, end, length and
+    /// digest (an ordering hint from the table, then matched in the list).
+    #[inline]
+    pub fn same_head(self, other: Move) -> bool {
+        self.bits == other.bits
+    }
+    /// A capture chain from `from` with its legs; `to` is the final point.
+    pub fn chain(from: u8, to: u8, legs: &[Leg]) -> Move {
+        debug_assert!(!legs.is_empty() && legs.len() <= MAX_LEGS);
+        let mut words = [0u32; 3];
+        let mut digest = 0u32;
+        for (i, l) in legs.iter().enumerate() {
+            let nibble = (l.dir as u32 & 7) | (l.withdrawal as u32) << 3;
+            words[i / 8] |= nibble << ((i % 8) * 4);
+            digest = digest.wrapping_mul(5).wrapping_add(nibble + 1);
+        }
+        Move {
+            bits: from as u32
+                | (to as u32) << 8
+                | (legs.len() as u32) << 16
+                | (digest & 7) << 21
+                | (MoveFlag::Chain as u32) << 24,
+            legs: words,
+        }
+    }
+    /// The number of legs of a chain (0 for any other move).
+    #[inline]
+    pub fn leg_count(self) -> usize {
+        if self.flag() == MoveFlag::Chain {
+            ((self.bits >> 16) & 31) as usize
+        } else {
+            0
+        }
+    }
+    /// Leg `i` of a chain.
+    #[inline]
+    pub fn leg(self, i: usize) -> Leg {
+        let nibble = (self.legs[i / 8] >> ((i % 8) * 4)) & 15;
+        Leg {
+            dir: (nibble & 7) as u8,
+            withdrawal: nibble & 8 != 0,
+        }
+    }
+    /// The chain's legs, in order.
+    pub fn legs(self) -> impl Iterator<Item = Leg> {
+        (0..self.leg_count()).map(move |i| self.leg(i))
+    }
 
     #[inline]
     pub fn new(from: u8, to: u8, flag: MoveFlag) -> Move {
-        Move(from as u32 | (to as u32) << 8 | (flag as u32) << 24)
+        Move::head_only(from as u32 | (to as u32) << 8 | (flag as u32) << 24)
     }
     #[inline]
     pub fn with_promotion(from: u8, to: u8, kind: u8) -> Move {
-        Move(from as u32 | (to as u32) << 8 | ((kind as u32 + 1) << 16))
+        Move::head_only(from as u32 | (to as u32) << 8 | ((kind as u32 + 1) << 16))
     }
     /// A capture of the piece on `captured`, landing on `to`.
     #[inline]
     pub fn locust(from: u8, to: u8, captured: u8) -> Move {
-        Move(
+        Move::head_only(
             from as u32
                 | (to as u32) << 8
                 | (captured as u32) << 16
@@ -93,37 +182,48 @@ impl Move {
     /// (a `baroque::VictimCode`).
     #[inline]
     pub fn passive(from: u8, to: u8, code: u8) -> Move {
-        Move(
+        Move::head_only(
             from as u32 | (to as u32) << 8 | (code as u32) << 16 | (MoveFlag::Passive as u32) << 24,
         )
     }
     /// The victims of a passive capture, as a `baroque::VictimCode`.
     #[inline]
     pub fn victim_code(self) -> u8 {
-        (self.0 >> 16) as u8
+        (self.bits >> 16) as u8
+    }
+    /// The same move with another promotion kind (`None`: none).
+    #[inline]
+    pub fn with_promotion_kind(self, kind: Option<u8>) -> Move {
+        let extra = kind.map_or(0, |k| k as u32 + 1);
+        Move::head_only((self.bits & !(0xFF << 16)) | extra << 16)
     }
     /// The square of the captured piece of a locust capture.
     #[inline]
     pub fn locust_square(self) -> u8 {
-        (self.0 >> 16) as u8
+        (self.bits >> 16) as u8
     }
     #[inline]
     pub fn from(self) -> u8 {
-        self.0 as u8
+        self.bits as u8
     }
     #[inline]
     pub fn to(self) -> u8 {
-        (self.0 >> 8) as u8
+        (self.bits >> 8) as u8
     }
     #[inline]
     pub fn flag(self) -> MoveFlag {
-        MoveFlag::from_bits((self.0 >> 24) & 0xF)
+        MoveFlag::from_bits((self.bits >> 24) & 0xF)
     }
     /// Promotion kind, if the move promotes.
     #[inline]
     pub fn promotion(self) -> Option<u8> {
-        let p = (self.0 >> 16) & 0xFF;
-        if p == 0 || matches!(self.flag(), MoveFlag::Locust | MoveFlag::Passive) {
+        let p = (self.bits >> 16) & 0xFF;
+        if p == 0
+            || matches!(
+                self.flag(),
+                MoveFlag::Locust | MoveFlag::Passive | MoveFlag::Chain
+            )
+        {
             None
         } else {
             Some(p as u8 - 1)
@@ -131,7 +231,7 @@ impl Move {
     }
     #[inline]
     pub fn is_none(self) -> bool {
-        self.0 == 0
+        self.bits == 0
     }
 }
 
@@ -181,6 +281,12 @@ impl MoveList {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+    /// No room for another move (generators whose count has no small
+    /// proven bound stop there rather than write past the end).
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.len == MAX_MOVES
+    }
     #[inline]
     pub fn clear(&mut self) {
         self.len = 0;
@@ -218,7 +324,7 @@ impl MoveList {
     pub fn dedup_from(&mut self, start: usize) {
         let len = self.len;
         let seg = &mut self.as_mut_slice()[start..];
-        seg.sort_unstable_by_key(|m| m.0);
+        seg.sort_unstable_by_key(|m| (m.bits, m.legs));
         let mut j = 0;
         for i in 0..seg.len() {
             if i == 0 || seg[i] != seg[j - 1] {
@@ -288,6 +394,27 @@ mod tests {
             (50, 58, MoveFlag::Normal, Some(4))
         );
         assert!(Move::NONE.is_none());
+    }
+
+    #[test]
+    fn chain_of_the_longest_length_round_trips() {
+        let legs: Vec<Leg> = (0..MAX_LEGS)
+            .map(|i| Leg {
+                dir: (i * 3 % 8) as u8,
+                withdrawal: i % 3 == 0,
+            })
+            .collect();
+        let m = Move::chain(44, 3, &legs);
+        assert_eq!((m.from(), m.to(), m.flag()), (44, 3, MoveFlag::Chain));
+        assert_eq!(m.leg_count(), MAX_LEGS);
+        assert_eq!(m.legs().collect::<Vec<_>>(), legs);
+        assert_eq!(m.promotion(), None);
+        // The head alone is what the table keeps; it finds the chain again.
+        assert!(Move::from_head(m.head()).same_head(m));
+        assert_ne!(Move::from_head(m.head()), m);
+        let short = Move::chain(44, 3, &legs[..1]);
+        assert_eq!(short.leg_count(), 1);
+        assert_ne!(short, m);
     }
 
     #[test]

@@ -39,6 +39,13 @@ pub struct Position {
     pub(crate) pending_sq: u8,
     /// Messigny: the squares of the pieces of the last exchange (`NO_SQ`).
     pub(crate) exchanged: [u8; 2],
+    /// The FEN was the vchess site's (`<board> <side> <count>`): `to_fen`
+    /// answers in the same form (not part of the key), its count the
+    /// site's plus the plies played since; `site_delta` is the site's count
+    /// minus fers's ply count at parse time (the site's diagrams may give
+    /// Black to move at count 0).
+    pub(crate) site_fen: bool,
+    pub(crate) site_delta: i16,
 }
 
 /// The third field of a vchess FEN is the number of plies played (fers's
@@ -88,6 +95,8 @@ impl Position {
             pending: Piece::EMPTY,
             pending_sq: NO_SQ,
             exchanged: [NO_SQ; 2],
+            site_fen: false,
+            site_delta: 0,
         }
     }
 
@@ -198,6 +207,8 @@ impl Position {
             // The vchess site's FEN: `<board> <side> <plies played>`.
             fields.next();
             pos.fullmove = n / 2 + 1;
+            pos.site_fen = true;
+            pos.site_delta = (n as i32 - pos.plies_played()) as i16;
         } else if let Some(cf) = fields.next() {
             pos.parse_castling(cf)?;
         }
@@ -229,6 +240,18 @@ impl Position {
         }
         if let Some(extra) = fields.next() {
             return fen_err(format!("unexpected field '{extra}'"));
+        }
+        if v.chains.is_some() {
+            for c in [Color::White, Color::Black] {
+                let n = pos.occ[c.index()].len();
+                if n > crate::fanorona::MAX_STONES {
+                    return fen_err(format!(
+                        "{} has {n} stones; at most {} can arise",
+                        if c == Color::White { "White" } else { "Black" },
+                        crate::fanorona::MAX_STONES
+                    ));
+                }
+            }
         }
         // The side that just moved may not have its royal piece attacked.
         if pos.royal_capturable(pos.side) {
@@ -323,6 +346,12 @@ impl Position {
         } else {
             " b "
         });
+        if self.site_fen {
+            // The site counts plies played (its FEN has no other field).
+            let count = (self.plies_played() + self.site_delta as i32).max(0);
+            s.push_str(&count.to_string());
+            return s;
+        }
         let mut any = false;
         for color in [Color::White, Color::Black] {
             for wing in [KING_SIDE, QUEEN_SIDE] {
@@ -369,6 +398,12 @@ impl Position {
         }
         s.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
         s
+    }
+
+    /// Plies played by fers's count: two a full move, one more with Black
+    /// to move.
+    fn plies_played(&self) -> i32 {
+        (self.fullmove as i32 - 1) * 2 + (self.side == Color::Black) as i32
     }
 
     /// Pawn key computed from scratch (the incremental one must equal it).
@@ -547,6 +582,14 @@ impl Position {
             MoveFlag::Locust => {
                 self.remove_piece(m.locust_square());
                 self.shift(from, to, p);
+                self.halfmove = 0;
+            }
+            MoveFlag::Chain => {
+                let (victims, end) = self.chain_victims(m);
+                for s in victims.iter() {
+                    self.remove_piece(s);
+                }
+                self.shift(from, end, p);
                 self.halfmove = 0;
             }
             MoveFlag::EnPassant => {
@@ -729,7 +772,7 @@ impl Position {
     pub fn is_capture(&self, m: Move) -> bool {
         matches!(
             m.flag(),
-            MoveFlag::EnPassant | MoveFlag::Locust | MoveFlag::Passive
+            MoveFlag::EnPassant | MoveFlag::Locust | MoveFlag::Passive | MoveFlag::Chain
         ) || (!matches!(m.flag(), MoveFlag::CastleKing | MoveFlag::CastleQueen)
             && self.board[m.to() as usize].is_piece())
     }
@@ -740,6 +783,7 @@ impl Position {
         let mut out = SquareSet::EMPTY;
         match m.flag() {
             MoveFlag::Passive => return self.passive_victims(m),
+            MoveFlag::Chain => return self.chain_victims(m).0,
             MoveFlag::Locust => out.insert(m.locust_square()),
             MoveFlag::EnPassant => out.insert(
                 self.v
@@ -791,6 +835,20 @@ impl Position {
     /// A move in the notation of SPEC section 4 (`e2e4`, `e7e8q`, `a1a8s`).
     pub fn move_to_uci(&self, m: Move) -> String {
         let geo = self.v.geometry;
+        if m.flag() == MoveFlag::Chain {
+            // `d3e3w,e3f4a`: each leg's points and its kind.
+            let points = self.chain_points(m);
+            let mut s = String::new();
+            for (i, leg) in m.legs().enumerate() {
+                if i > 0 {
+                    s.push(',');
+                }
+                s.push_str(&geo.square_name(points[i]));
+                s.push_str(&geo.square_name(points[i + 1]));
+                s.push(if leg.withdrawal { 'w' } else { 'a' });
+            }
+            return s;
+        }
         let mut s = geo.square_name(m.from());
         s.push_str(&geo.square_name(m.to()));
         if let Some(k) = m.promotion() {
@@ -802,20 +860,24 @@ impl Position {
         s
     }
 
-    /// Parses a move and checks that it is legal here.
+    /// Parses a move and checks that it is legal here. A turn of several
+    /// legs joins them with `,`; a leg without its suffix letter matches a
+    /// legal move when only one does.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let geo = self.v.geometry;
         let t = text.trim();
-        let b = t.as_bytes();
-        let Some((_, n1)) = geo.parse_square_prefix(b) else {
-            return Err(MoveError::Syntax(t.to_string()));
-        };
-        let Some((_, n2)) = geo.parse_square_prefix(&b[n1..]) else {
-            return Err(MoveError::Syntax(t.to_string()));
-        };
-        let rest = &t[n1 + n2..];
-        if rest.len() > 2 || !rest.chars().all(|c| c.is_ascii_alphabetic()) {
-            return Err(MoveError::Syntax(t.to_string()));
+        for leg in t.split(',') {
+            let b = leg.as_bytes();
+            let Some((_, n1)) = geo.parse_square_prefix(b) else {
+                return Err(MoveError::Syntax(t.to_string()));
+            };
+            let Some((_, n2)) = geo.parse_square_prefix(&b[n1..]) else {
+                return Err(MoveError::Syntax(t.to_string()));
+            };
+            let rest = &leg[n1 + n2..];
+            if rest.len() > 2 || !rest.chars().all(|c| c.is_ascii_alphabetic()) {
+                return Err(MoveError::Syntax(t.to_string()));
+            }
         }
         let wanted = t.to_ascii_lowercase();
         let mut list = MoveList::new();
@@ -826,7 +888,7 @@ impl Position {
             if s == wanted {
                 return Ok(m);
             }
-            if m.flag().suffix().is_some() && s[..s.len() - 1] == wanted {
+            if self.matches_without_suffixes(m, &s, &wanted) {
                 loose.push(m);
             }
         }
@@ -835,6 +897,22 @@ impl Position {
             0 => Err(MoveError::Illegal(t.to_string())),
             _ => Err(MoveError::Ambiguous(t.to_string())),
         }
+    }
+
+    /// Does `wanted` name the move written `s`, once the suffix letters it
+    /// leaves out are added (leg by leg)?
+    fn matches_without_suffixes(&self, m: Move, s: &str, wanted: &str) -> bool {
+        let has_suffix = m.flag().suffix().is_some() || m.flag() == MoveFlag::Chain;
+        if !has_suffix {
+            return false;
+        }
+        let (mine, theirs): (Vec<&str>, Vec<&str>) =
+            (s.split(',').collect(), wanted.split(',').collect());
+        mine.len() == theirs.len()
+            && mine
+                .iter()
+                .zip(&theirs)
+                .all(|(a, b)| a == b || (a.len() == b.len() + 1 && a.starts_with(b)))
     }
 
     /// A text diagram of the board, White at the bottom.

@@ -146,9 +146,8 @@ impl Position {
             if !promotes || matches!(m.flag(), MoveFlag::EnPassant | MoveFlag::Locust) {
                 continue;
             }
-            let base = Move(m.0 & !(0xFF << 16));
             for (j, &k) in v.promotion.iter().enumerate() {
-                let pm = Move(base.0 | ((k as u32 + 1) << 16));
+                let pm = m.with_promotion_kind(Some(k));
                 if j == 0 {
                     list.as_mut_slice()[i] = pm;
                 } else {

@@ -10,7 +10,8 @@
 use crate::baroque::{CaptureRules, CaptureSpec, CaptureStyle};
 use crate::capabilities::Capabilities;
 use crate::conditions::{self, Condition, Conditions, RebirthTable};
-use crate::geometry::{Geometry, SquareSet, Steps, Topology, NO_SQ, SYMMETRIES};
+use crate::fanorona::ChainRules;
+use crate::geometry::{Geometry, Lines, SquareSet, Steps, Topology, NO_SQ, SYMMETRIES};
 use crate::piece::{named_piece, Atom, Color, Family, Mode, Movement, PieceDef};
 use crate::wormhole::{skip_family_ok, HoleRules, SkipTables};
 use crate::zobrist::Zobrist;
@@ -62,6 +63,13 @@ pub struct VariantSpec {
     /// Passive capture styles and immobilizers (Baroque); empty: every
     /// piece captures by replacement.
     pub captures: CaptureSpec,
+    /// The lines joining the points (Fanorona's diagonals exist only
+    /// through some points).
+    pub lines: Lines,
+    /// Fanorona: one kind of stone that captures by approach and
+    /// withdrawal, in chains, compulsorily; a turn is one move
+    /// (`fanorona.rs`).
+    pub chains: bool,
 }
 
 /// A compiled movement atom: the family with its direction numbers, per
@@ -156,6 +164,8 @@ pub struct Variant {
     pub rules: RuleTables,
     /// Passive capture styles and immobilisation (`baroque.rs`), if any.
     pub capture: Option<CaptureRules>,
+    /// Capture chains (`fanorona.rs`), if any.
+    pub chains: Option<ChainRules>,
     /// Which shortcuts are sound here (derived from everything above).
     pub caps: Capabilities,
     pub zobrist: Zobrist,
@@ -198,7 +208,10 @@ impl Variant {
             );
         }
         conditions::apply_to_spec(spec.conditions, &mut spec.pieces, &mut spec.topology)?;
-        let geometry = Geometry::new(spec.files, spec.ranks, spec.topology)?;
+        let geometry = Geometry::new(spec.files, spec.ranks, spec.topology)?.with_lines(spec.lines);
+        if spec.chains {
+            check_chain_spec(&spec)?;
+        }
         for f in spec.castling_files.iter().flatten() {
             if *f == 0 || *f + 1 >= spec.files {
                 return Err(format!(
@@ -405,6 +418,11 @@ impl Variant {
             .iter()
             .all(|p| p.movement.0.iter().all(|a| a.family.is_simple()));
         let capture = CaptureRules::new(&spec.captures, &spec.pieces, &geometry, &mut steps)?;
+        let chains = if spec.chains {
+            Some(ChainRules::new(&geometry, &mut steps)?)
+        } else {
+            None
+        };
         let caps = derive_capabilities(&spec, royals.len(), all_simple, complex_kinds);
 
         let zobrist = Zobrist::new(spec.pieces.len(), geometry.num_squares(), &spec.name);
@@ -443,6 +461,7 @@ impl Variant {
             skip,
             rules: RuleTables::default(),
             capture,
+            chains,
             caps,
             zobrist,
         };
@@ -530,12 +549,40 @@ const CHECK_RULES: [Condition; 13] = [
 ];
 
 /// The one place that decides which shortcuts a variant allows.
+/// A capture-chain variant has one kind of stone and nothing else that
+/// changes moves or captures.
+fn check_chain_spec(spec: &VariantSpec) -> Result<(), String> {
+    if spec.pieces.len() != 1 || spec.pieces[0].royal {
+        return Err("capture chains need exactly one kind of stone, not royal".into());
+    }
+    if !spec.conditions.is_empty() || !spec.captures.is_empty() || spec.holes != HoleRules::NONE {
+        return Err(
+            "capture chains cannot be combined with conditions, capture styles or holes".into(),
+        );
+    }
+    if spec.topology != Topology::Plain || spec.castling || spec.en_passant || spec.double_step {
+        return Err(
+            "capture chains are played on a plain board without castling or pawn moves".into(),
+        );
+    }
+    Ok(())
+}
+
 fn derive_capabilities(
     spec: &VariantSpec,
     royals: usize,
     all_simple: bool,
     complex_kinds: u32,
 ) -> Capabilities {
+    if spec.chains {
+        // No royal piece, so nothing to pin, check or test; the shortcuts
+        // that speak of checks, exchanges on one square, passing or the
+        // chess pieces do not apply. Captures remove stones for good.
+        return Capabilities {
+            captures_simplify: true,
+            ..Capabilities::NONE
+        };
+    }
     let cond = spec.conditions;
     // A vanished start square and skipped holes change the lines: pins,
     // check masks and the attack plan's empty-board geometry mean nothing
@@ -848,6 +895,8 @@ pub fn chess_spec() -> VariantSpec {
         holes: HoleRules::NONE,
         capture_promotion: false,
         captures: CaptureSpec::default(),
+        lines: Lines::Grid,
+        chains: false,
     }
 }
 
@@ -959,12 +1008,47 @@ pub fn wormhole_spec() -> VariantSpec {
     }
 }
 
+/// Fanorona (seed 004, `ref/vchess/NOTES.md`): 9x5 points, diagonals
+/// through the even points, the site's start position (White moves first)
+/// and letters. fers: a side that cannot move loses; a draw by threefold
+/// repetition or after 50 turns of each side without a capture
+/// (`docs/fanorona.md`).
+pub fn fanorona_spec() -> VariantSpec {
+    VariantSpec {
+        name: "fanorona".into(),
+        files: 9,
+        ranks: 5,
+        pieces: vec![PieceDef {
+            name: "stone".into(),
+            letter: 'p',
+            // What the stone's step is as a piece (the generator of
+            // `fanorona.rs` moves it; the evaluation reads this).
+            movement: "move:leaper(0,1)+move:leaper(1,1)"
+                .parse()
+                .expect("built-in movement"),
+            royal: false,
+        }],
+        start_fen: "ppppppppp/ppppppppp/pPpP1pPpP/PPPPPPPPP/PPPPPPPPP w 0".into(),
+        promotion: Vec::new(),
+        castling: false,
+        double_step: false,
+        en_passant: false,
+        stalemate: StalemateRule::Loss,
+        move_rule: 100,
+        insufficient_material: false,
+        lines: Lines::EvenDiagonals,
+        chains: true,
+        ..chess_spec()
+    }
+}
+
 /// The specification of a built-in variant, to inherit from.
 pub fn builtin_spec(name: &str) -> Option<VariantSpec> {
     match name.to_ascii_lowercase().as_str() {
         "chess" | "standard" | "normal" => Some(chess_spec()),
         "wormhole" => Some(wormhole_spec()),
         "baroque" | "ultima" => Some(baroque_spec()),
+        "fanorona" => Some(fanorona_spec()),
         other => other.parse::<Condition>().ok().map(condition_spec),
     }
 }
@@ -991,7 +1075,7 @@ fn condition_spec(c: Condition) -> VariantSpec {
 pub fn builtin_names() -> &'static [&'static str] {
     static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
     NAMES.get_or_init(|| {
-        let mut names = vec!["chess", "wormhole", "baroque"];
+        let mut names = vec!["chess", "wormhole", "baroque", "fanorona"];
         names.extend(Condition::ALL.iter().map(|c| c.name()));
         names
     })
@@ -1014,6 +1098,10 @@ pub fn builtin(name: &str) -> Option<&'static Variant> {
         "baroque" | "ultima" => {
             static BAROQUE: OnceLock<Variant> = OnceLock::new();
             Some(BAROQUE.get_or_init(|| Variant::build(baroque_spec()).expect("baroque builds")))
+        }
+        "fanorona" => {
+            static FANORONA: OnceLock<Variant> = OnceLock::new();
+            Some(FANORONA.get_or_init(|| Variant::build(fanorona_spec()).expect("fanorona builds")))
         }
         other => {
             let c = other.parse::<Condition>().ok()?;

@@ -39,6 +39,8 @@ fn variant(movement: &str, topology: Topology) -> &'static Variant {
         holes: Default::default(),
         capture_promotion: false,
         captures: Default::default(),
+        lines: Default::default(),
+        chains: false,
     };
     variant::leak(Variant::build(spec).unwrap())
 }

@@ -16,14 +16,14 @@ fn check_variant(v: &'static Variant, games: usize, seed: &mut u64) -> usize {
             pos.legal_moves(&mut all);
             let mut noisy = MoveList::new();
             pos.legal_noisy_moves(&mut noisy);
-            let mut want: Vec<u32> = all
+            let mut want: Vec<fers_core::Move> = all
                 .iter()
-                .filter(|&&m| pos.is_capture(m) || m.promotion().is_some())
-                .map(|m| m.0)
+                .copied()
+                .filter(|&m| pos.is_capture(m) || m.promotion().is_some())
                 .collect();
-            let mut got: Vec<u32> = noisy.iter().map(|m| m.0).collect();
-            want.sort_unstable();
-            got.sort_unstable();
+            let mut got: Vec<fers_core::Move> = noisy.iter().copied().collect();
+            want.sort_unstable_by_key(|m| pos.move_to_uci(*m));
+            got.sort_unstable_by_key(|m| pos.move_to_uci(*m));
             assert_eq!(got, want, "{} {}", v.name, pos.to_fen());
             checked += 1;
             if all.is_empty() {
@@ -34,7 +34,7 @@ fn check_variant(v: &'static Variant, games: usize, seed: &mut u64) -> usize {
             *seed ^= *seed << 17;
             // Prefer captures so that games reach promotions and endings.
             let pick = if !want.is_empty() && *seed & 3 == 0 {
-                fers_core::Move(want[(*seed >> 8) as usize % want.len()])
+                want[(*seed >> 8) as usize % want.len()]
             } else {
                 all.as_slice()[(*seed >> 8) as usize % all.len()]
             };

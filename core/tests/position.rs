@@ -278,6 +278,8 @@ fn custom(
         holes: Default::default(),
         capture_promotion: false,
         captures: Default::default(),
+        lines: Default::default(),
+        chains: false,
     };
     variant::leak(Variant::build(spec).unwrap())
 }

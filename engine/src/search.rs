@@ -559,7 +559,7 @@ impl Worker {
             Move::NONE
         };
         for (i, &m) in list.iter().enumerate() {
-            let s = if m == tt_move {
+            let s = if m.same_head(tt_move) {
                 1 << 28
             } else if pos.is_capture(m) {
                 let victim = pos.piece_at(m.to());
@@ -885,7 +885,7 @@ impl Worker {
 
         for i in 0..list.len() {
             let (m, mscore) = self.pick(&mut list, i, ply);
-            if m == excluded {
+            if m.same_head(excluded) {
                 continue;
             }
             let capture = pos.is_capture(m);
@@ -936,7 +936,7 @@ impl Worker {
                 && ply < 2 * self.root_depth as usize
                 && (!pos.see_exact() || pos.see_ge(m, 0, &self.eval.order_value)))
                 as i32;
-            let ext = if m == tt_move {
+            let ext = if m.same_head(tt_move) {
                 check_ext.max(singular_ext)
             } else {
                 check_ext

@@ -69,7 +69,7 @@ pub struct TranspositionTable {
 
 #[inline]
 fn pack(mv: Move, score: i32, depth: i32, bound: Bound, gen: u8) -> u64 {
-    (mv.0 as u64 & 0x0FFF_FFFF)
+    (mv.head() as u64)
         | (bound as u64) << 28
         | ((score as i16 as u16) as u64) << 32
         | ((depth.clamp(-128, 127) as i8 as u8) as u64) << 48
@@ -165,7 +165,7 @@ impl TranspositionTable {
                 };
                 let score = (data >> 32) as u16 as i16 as i32;
                 return Some(TtEntry {
-                    mv: Move((data & 0x0FFF_FFFF) as u32),
+                    mv: Move::from_head((data & 0x0FFF_FFFF) as u32),
                     score: crate::search::score_from_tt(score, ply),
                     eval: check as u16 as i16 as i32,
                     depth: (data >> 48) as u8 as i8 as i32,
@@ -224,7 +224,7 @@ impl TranspositionTable {
         if mv.is_none() {
             let data = s.data.load(Ordering::Relaxed);
             if matches(s.check.load(Ordering::Relaxed), data, key) {
-                mv = Move((data & 0x0FFF_FFFF) as u32);
+                mv = Move::from_head((data & 0x0FFF_FFFF) as u32);
             }
         }
         let data = pack(
