@@ -311,8 +311,23 @@ impl Position {
         Ok(())
     }
 
-    /// The position as FEN.
+    /// The position as FEN, in the form it was given: the vchess site's
+    /// (`<board> <side> <count>`) for a site FEN, else the full one.
     pub fn to_fen(&self) -> String {
+        if self.site_fen {
+            let full = self.to_full_fen();
+            let mut f = full.split(' ');
+            let (board, side) = (f.next().unwrap_or(""), f.next().unwrap_or("w"));
+            // The site counts plies played (its FEN has no other field).
+            let count = (self.plies_played() + self.site_delta as i32).max(0);
+            return format!("{board} {side} {count}");
+        }
+        self.to_full_fen()
+    }
+
+    /// The position as a full FEN (castling, en passant and both clocks),
+    /// whatever form it was given in.
+    pub fn to_full_fen(&self) -> String {
         let v = self.v;
         let geo = v.geometry;
         let mut s = String::with_capacity(96);
@@ -346,12 +361,6 @@ impl Position {
         } else {
             " b "
         });
-        if self.site_fen {
-            // The site counts plies played (its FEN has no other field).
-            let count = (self.plies_played() + self.site_delta as i32).max(0);
-            s.push_str(&count.to_string());
-            return s;
-        }
         let mut any = false;
         for color in [Color::White, Color::Black] {
             for wing in [KING_SIDE, QUEEN_SIDE] {

@@ -577,11 +577,12 @@ fn derive_capabilities(
     if spec.chains {
         // No royal piece, so nothing to pin, check or test; the shortcuts
         // that speak of checks, exchanges on one square, passing or the
-        // chess pieces do not apply. Captures remove stones for good.
-        return Capabilities {
-            captures_simplify: true,
-            ..Capabilities::NONE
-        };
+        // chess pieces do not apply. Captures remove stones for good, but
+        // capture is compulsory and nearly every early position has only
+        // captures (each chain prefix one of them): unlimited quiescence
+        // would search most of the game tree, so `captures_simplify` stays
+        // off and quiescence keeps its ply limit.
+        return Capabilities::NONE;
     }
     let cond = spec.conditions;
     // A vanished start square and skipped holes change the lines: pins,

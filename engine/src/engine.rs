@@ -527,23 +527,12 @@ fn read_variant_file(path: &str) -> Result<String, EngineError> {
         .map_err(|e| EngineError::BadOptionValue(format!("cannot read variant file '{path}': {e}")))
 }
 
-/// Plays one turn given as text. A turn of several legs (`d3e3w,e3f4a`) is
-/// played leg by leg; every leg but the last must leave the same side to
-/// move, so that `e2e4,e7e5` is not taken for two chess moves.
+/// Plays one turn given as text. A turn of several legs (`d3e3w,e3f4a`,
+/// a Fanorona capture chain) is one move: `e2e4,e7e5` matches no legal
+/// move and is refused.
 pub fn play_turn(game: &mut Game, text: &str, notation: Notation) -> Result<(), MoveError> {
-    let legs: Vec<&str> = text.split(',').collect();
-    let mover = game.position().side_to_move();
-    for (i, leg) in legs.iter().enumerate() {
-        if leg.is_empty() {
-            return Err(MoveError::Syntax(text.to_string()));
-        }
-        if i > 0 && game.position().side_to_move() != mover {
-            // The turn ended after the previous leg: no leg may follow.
-            return Err(MoveError::Illegal(text.to_string()));
-        }
-        let m = notation.parse(game.position(), leg)?;
-        game.play(m);
-    }
+    let m = notation.parse(game.position(), text)?;
+    game.play(m);
     Ok(())
 }
 

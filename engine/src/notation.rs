@@ -108,6 +108,11 @@ fn parse_usi_square(geo: Geometry, s: &[u8]) -> Option<(u8, usize)> {
 
 /// A fers move text with its two squares rewritten as USI squares.
 fn fers_to_usi(pos: &Position, fers: &str) -> String {
+    if fers.contains(',') {
+        // A capture chain: each leg in USI squares.
+        let legs: Vec<String> = fers.split(',').map(|l| fers_to_usi(pos, l)).collect();
+        return legs.join(",");
+    }
     let geo = pos.variant().geometry;
     let b = fers.as_bytes();
     let Some((from, n1)) = geo.parse_square_prefix(b) else {
@@ -121,6 +126,10 @@ fn fers_to_usi(pos: &Position, fers: &str) -> String {
 
 /// A USI move text as fers text; `None` when its squares do not read.
 fn usi_to_fers(geo: Geometry, usi: &str) -> Option<String> {
+    if usi.contains(',') {
+        let legs: Option<Vec<String>> = usi.split(',').map(|l| usi_to_fers(geo, l)).collect();
+        return legs.map(|l| l.join(","));
+    }
     let b = usi.as_bytes();
     let (from, n1) = parse_usi_square(geo, b)?;
     let (to, n2) = parse_usi_square(geo, &b[n1..])?;

@@ -217,7 +217,7 @@ pub fn rules_for(v: &'static Variant) -> Option<XBoardRules> {
     }
     let table = table.unwrap_or_else(|| "-".into());
     // A full FEN: a built-in start may be written the vchess site's way.
-    let start = Position::startpos(v).to_fen();
+    let start = Position::startpos(v).to_full_fen();
     Some(XBoardRules {
         setup: format!("setup ({table}) {}x{}+0_fairy {start}", g.files, g.ranks),
         pieces,

@@ -7,9 +7,14 @@
 //! (`Seed`) so that games differ. A side with no move scores by the
 //! variant's rules (mate, or the stalemate rule).
 //!
+//! Option `Mode`: `search` (the above, default), `random` (a uniformly
+//! random legal move) or `maximal` (a random legal move that no other legal
+//! move extends: a Fanorona capture chain followed to its end, which is
+//! what the vchess site's computer plays; elsewhere the same as `random`).
+//!
 //! Commands: `uci`, `isready`, `ucinewgame`, `setoption name UCI_Variant |
-//! Depth | Seed value V`, `position startpos|fen F [moves ...]`, `go ...`
-//! (every limit ignored), `quit`.
+//! Depth | Seed | Mode value V`, `position startpos|fen F [moves ...]`,
+//! `go ...` (every limit ignored), `quit`.
 
 use fers_core::variant::{self, StalemateRule};
 use fers_core::{Move, MoveList, Position, Variant};
@@ -17,7 +22,16 @@ use std::io::{self, BufRead, Write};
 
 const MATE: i32 = 1_000_000;
 
+/// How the baseline chooses its move.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Search,
+    Random,
+    Maximal,
+}
+
 struct Baseline {
+    mode: Mode,
     v: &'static Variant,
     pos: Position,
     depth: u32,
@@ -63,6 +77,7 @@ impl Baseline {
     fn new() -> Baseline {
         let v = variant::chess();
         Baseline {
+            mode: Mode::Search,
             v,
             pos: Position::startpos(v),
             depth: 2,
@@ -134,6 +149,37 @@ impl Baseline {
         alpha
     }
 
+    /// A random legal move; with `maximal`, only among the moves that no
+    /// other legal move extends (a chain's prefixes are left out).
+    fn random_move(&mut self, maximal: bool) -> Option<Move> {
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        let texts: Vec<String> = list.iter().map(|&m| self.pos.move_to_uci(m)).collect();
+        let pool: Vec<Move> = list
+            .iter()
+            .zip(&texts)
+            .filter(|(_, t)| {
+                let longer = format!("{t},");
+                !maximal || !texts.iter().any(|o| o.starts_with(&longer))
+            })
+            .map(|(&m, _)| m)
+            .collect();
+        if pool.is_empty() {
+            return None;
+        }
+        let i = (self.random() % pool.len() as u64) as usize;
+        Some(pool[i])
+    }
+
+    /// The move of the chosen mode; `None` without moves.
+    fn choose(&mut self) -> Option<Move> {
+        match self.mode {
+            Mode::Search => self.best(),
+            Mode::Random => self.random_move(false),
+            Mode::Maximal => self.random_move(true),
+        }
+    }
+
     /// The best root move, ties broken at random; `None` without moves.
     fn best(&mut self) -> Option<Move> {
         let mut list = MoveList::new();
@@ -199,6 +245,10 @@ impl Baseline {
                     out,
                     "option name Seed type spin default 0 min 0 max 1000000"
                 )?;
+                writeln!(
+                    out,
+                    "option name Mode type combo default search var search var random var maximal"
+                )?;
                 writeln!(out, "uciok")?;
             }
             Some("isready") => writeln!(out, "readyok")?,
@@ -208,7 +258,7 @@ impl Baseline {
                     writeln!(out, "info string error: {e}")?;
                 }
             }
-            Some("go") => match self.best() {
+            Some("go") => match self.choose() {
                 Some(m) => writeln!(out, "bestmove {}", self.pos.move_to_uci(m))?,
                 None => writeln!(out, "bestmove 0000")?,
             },
@@ -236,6 +286,12 @@ impl Baseline {
                 .parse()
                 .map(|s: u64| self.rng = 0x2545_f491_4f6c_dd1d ^ s.wrapping_mul(0x9e37_79b9))
                 .map_err(|_| format!("bad seed '{value}'")),
+            "mode" => match value.to_ascii_lowercase().as_str() {
+                "search" => Ok(self.mode = Mode::Search),
+                "random" => Ok(self.mode = Mode::Random),
+                "maximal" => Ok(self.mode = Mode::Maximal),
+                _ => Err(format!("bad mode '{value}' (search, random, maximal)")),
+            },
             _ => Ok(()),
         };
         if let Err(e) = result {
