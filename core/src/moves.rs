@@ -263,7 +263,11 @@ impl MoveList {
     pub fn new() -> Self {
         MoveList {
             len: 0,
-            moves: [MaybeUninit::uninit(); MAX_MOVES],
+            // SAFETY: an array of `MaybeUninit` needs no initialisation.
+            // (The array-repeat form `[MaybeUninit::uninit(); N]` was
+            // compiled to a memset of the whole list: 23% of perft's
+            // instructions with 4-byte moves.)
+            moves: unsafe { MaybeUninit::uninit().assume_init() },
         }
     }
     #[inline(always)]
