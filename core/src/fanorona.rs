@@ -104,6 +104,9 @@ fn mask(set: SquareSet) -> u64 {
 /// One chain under construction: the stone's start and the legs so far.
 struct Walk<'a> {
     rules: &'a ChainRules,
+    /// Write every prefix (the legal turns), or only the chains that
+    /// cannot go on (quiescence's captures).
+    prefixes: bool,
     from: u8,
     legs: [Leg; MAX_LEGS],
     n: usize,
@@ -132,9 +135,16 @@ impl Walk<'_> {
                     withdrawal: w,
                 };
                 self.n += 1;
-                list.push(Move::chain(self.from, to, &self.legs[..self.n]));
+                let m = Move::chain(self.from, to, &self.legs[..self.n]);
+                if self.prefixes {
+                    list.push(m);
+                }
+                let before = list.len();
                 let left = enemy & !victims;
                 self.extend(list, to, left, (blocked & !victims) | 1 << to, i);
+                if !self.prefixes && list.len() == before && !list.is_full() {
+                    list.push(m);
+                }
                 self.n -= 1;
             }
         }
@@ -149,8 +159,11 @@ impl Position {
     }
 
     /// Every legal turn of a capture-chain variant: the capture chains and
-    /// their prefixes if any capture exists, else the paika moves (none
-    /// with `noisy`). All are legal: there is no royal piece.
+    /// their prefixes if any capture exists, else the paika moves. All are
+    /// legal: there is no royal piece. With `noisy` (quiescence), only the
+    /// chains followed to their end and no paika: stopping early is a
+    /// choice for the full-width search, and the prefixes would multiply
+    /// quiescence's width by the chains' lengths.
     pub(crate) fn gen_chains(&self, list: &mut MoveList, noisy: bool) {
         let rules = self.chain_rules();
         let us = self.side.index();
@@ -159,6 +172,7 @@ impl Position {
         let start = list.len();
         let mut walk = Walk {
             rules,
+            prefixes: !noisy,
             from: NO_SQ,
             legs: [Leg {
                 dir: 0,

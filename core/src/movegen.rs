@@ -342,6 +342,7 @@ impl Position {
     /// The legal captures (en passant and locust captures included) and
     /// promotions: what a quiescence search looks at. Quiet moves are not
     /// generated at all, so an empty list does not mean mate or stalemate.
+    /// Capture chains come only followed to their end (`gen_chains`).
     pub fn legal_noisy_moves(&self, list: &mut MoveList) {
         list.clear();
         self.gen_moves(list, true);

@@ -264,8 +264,11 @@ fn fers_moves(pos: &Position, round_trip: bool) -> Vec<RefMove> {
             after.play(m);
             let fen = after.to_full_fen();
             let g: Vec<&str> = fen.split(' ').collect();
-            let mut victims: Vec<String> =
-                pos.captures_of(m).iter().map(|s| geo.square_name(s)).collect();
+            let mut victims: Vec<String> = pos
+                .captures_of(m)
+                .iter()
+                .map(|s| geo.square_name(s))
+                .collect();
             victims.sort();
             assert_eq!(
                 pos.is_capture(m),
@@ -279,7 +282,11 @@ fn fers_moves(pos: &Position, round_trip: bool) -> Vec<RefMove> {
                 want_clock,
                 "half-move clock after {text} at {full}"
             );
-            assert_eq!(after.key(), after.compute_key(), "key after {text} at {full}");
+            assert_eq!(
+                after.key(),
+                after.compute_key(),
+                "key after {text} at {full}"
+            );
             if round_trip {
                 assert_eq!(pos.parse_move(&text), Ok(m), "parse back {text} at {full}");
             }
@@ -335,7 +342,12 @@ fn random_position(rng: &mut Rng, white: usize, black: usize) -> Position {
     let fen = if rng.below(2) == 0 {
         format!("{} {side} {}", board_text(&b), rng.below(50))
     } else {
-        format!("{} {side} - - {} {}", board_text(&b), rng.below(60), 1 + rng.below(40))
+        format!(
+            "{} {side} - - {} {}",
+            board_text(&b),
+            rng.below(60),
+            1 + rng.below(40)
+        )
     };
     let pos = Position::from_fen(v, &fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     assert_eq!(pos.to_fen(), fen, "FEN given back");
@@ -365,7 +377,11 @@ fn compare(pos: &Position) -> usize {
             want.len()
         );
     }
-    let legs = got.iter().map(|m| m.text.split(',').count()).max().unwrap_or(0);
+    let legs = got
+        .iter()
+        .map(|m| m.text.split(',').count())
+        .max()
+        .unwrap_or(0);
     LONGEST.fetch_max(legs, Ordering::Relaxed);
     MOST_MOVES.fetch_max(got.len(), Ordering::Relaxed);
     got.len()
@@ -409,7 +425,10 @@ fn playouts(rng: &mut Rng, start: &Position, games: usize, plies: usize) -> usiz
 fn reference_agrees_on_the_start_position() {
     let pos = Position::startpos(variant::builtin("fanorona").unwrap());
     let b = parse_board(&pos.to_fen());
-    let want: Vec<String> = reference_moves(&b, 'P').into_iter().map(|m| m.text).collect();
+    let want: Vec<String> = reference_moves(&b, 'P')
+        .into_iter()
+        .map(|m| m.text)
+        .collect();
     // The reference alone, checked by hand: e3 is the only empty point;
     // d3e3 takes f3 by approach or c3 by withdrawal, e2e3 takes e4-e5,
     // d2e3 (diagonal, d2 even) takes f4-g5, f2e3 takes d4-c5; nothing

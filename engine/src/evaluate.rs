@@ -621,6 +621,10 @@ pub fn evaluate_lazy_cached(
 fn eval_with(pos: &Position, t: &EvalTables, pe: &PawnEntry, alpha: i32, beta: i32) -> (i32, bool) {
     let pw = &pe.side;
     let v = t.variant;
+    if let Some(rules) = &v.chains {
+        // Stones on lines: none of the chess terms below apply.
+        return (crate::fanorona_eval::evaluate(pos, rules), true);
+    }
     let geo = v.geometry;
     let p = &t.params;
     let mut side = [S::default(), S::default()];

@@ -5,6 +5,7 @@ pub mod book;
 pub mod engine;
 pub mod evaluate;
 pub mod events;
+pub mod fanorona_eval;
 pub mod nnue;
 pub mod notation;
 pub mod options;

@@ -382,11 +382,15 @@ impl Worker {
     }
 
     fn check_limits(&self) {
-        if self.root_depth <= 1 {
-            return; // always finish depth 1: there must be a move
+        // There must be a move: nothing stops depth 1 before its first root
+        // move has a score, and after that only the hard time limit does
+        // (a game whose first iteration is slow, Fanorona's chains, must
+        // not lose on time).
+        if self.root_depth <= 1 && !self.root_moves.first().is_some_and(|r| r.score > -INF) {
+            return;
         }
         if let Some(n) = self.shared.node_limit {
-            if self.shared.total_nodes() >= n {
+            if self.root_depth > 1 && self.shared.total_nodes() >= n {
                 self.shared.stop.store(true, Ordering::Relaxed);
             }
         }

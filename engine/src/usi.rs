@@ -257,7 +257,12 @@ pub fn sfen_to_fen(v: &'static Variant, sfen: &str) -> Result<String, String> {
     };
     let fullmove = ply.clamp(1, 60_000).div_ceil(2);
     let start = Position::startpos(v);
-    let start_rights = start.to_full_fen().split(' ').nth(2).unwrap_or("-").to_string();
+    let start_rights = start
+        .to_full_fen()
+        .split(' ')
+        .nth(2)
+        .unwrap_or("-")
+        .to_string();
     let guess = format!("{board} {side} {start_rights} - 0 {fullmove}");
     let pos = Position::from_fen(v, &guess).map_err(|e| e.to_string())?;
     let mut rights = String::new();

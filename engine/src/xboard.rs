@@ -212,6 +212,9 @@ pub fn rules_for(v: &'static Variant) -> Option<XBoardRules> {
     if v.capture.is_some() {
         legality_off = Some("pieces capture passively and immobilize".into());
     }
+    if v.chains.is_some() {
+        legality_off = Some("a turn is a chain of captures by approach and withdrawal".into());
+    }
     if table.is_none() {
         legality_off = Some(format!("{} piece kinds exceed XBoard's 22", v.pieces.len()));
     }
