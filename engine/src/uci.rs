@@ -986,6 +986,63 @@ mod tests {
     }
 
     #[test]
+    fn fanorona_turns_are_whole_chains() {
+        const START: &str = "ppppppppp/ppppppppp/pPpP1pPpP/PPPPPPPPP/PPPPPPPPP w 0";
+        // The site's numbers (shared/ref/vchess/cases.json): 5 turns, 39
+        // at depth 2, its FEN given back.
+        let out = session(&[
+            "setoption name UCI_Variant value fanorona",
+            &format!("position fen {START}"),
+            "d",
+            "go perft 2",
+        ]);
+        assert!(out.contains(&format!("Fen: {START}\n")), "{out}");
+        assert!(out.contains("d3e3a: ") && out.contains("d3e3w: "), "{out}");
+        assert!(out.contains("Nodes searched: 39"), "{out}");
+        // d3e3 fits two captures: refused as ambiguous, the position kept.
+        let out = session(&[
+            "setoption name UCI_Variant value fanorona",
+            "position startpos moves d3e3",
+            "d",
+        ]);
+        assert!(out.contains("ambiguous move 'd3e3'"), "{out}");
+        assert!(out.contains(&format!("Fen: {START}\n")), "{out}");
+        // d3e3w takes c3 (b3 is White's); d4d3a then takes d2 and d1,
+        // the line beyond d3. The count advances by one a turn.
+        let out = session(&[
+            "setoption name UCI_Variant value fanorona",
+            "position startpos moves d3e3w d4d3a",
+            "d",
+        ]);
+        assert!(
+            out.contains("Fen: ppppppppp/ppp1ppppp/pP1pPpPpP/PPP1PPPPP/PPP1PPPPP w 2\n"),
+            "{out}"
+        );
+        // A chain of two legs is one turn. After d3e3w, Black's b4c3a is
+        // a diagonal step (b4 is an even point): the line beyond c3 is d2,
+        // e1, both taken. Then c3d3a goes east: beyond d3, e3 (f3 is
+        // Black's), taken.
+        let out = session(&[
+            "setoption name UCI_Variant value fanorona",
+            "position startpos moves d3e3w b4c3a,c3d3a",
+            "d",
+        ]);
+        assert!(
+            out.contains("Fen: ppppppppp/p1ppppppp/pP1p1pPpP/PPP1PPPPP/PPPP1PPPP w 2\n"),
+            "{out}"
+        );
+        let out = session(&[
+            "setoption name UCI_Variant value fanorona",
+            "position startpos",
+            "go depth 3",
+        ]);
+        let best = out.lines().last().unwrap_or("");
+        let mv = best.strip_prefix("bestmove ").unwrap_or("").split(' ').next();
+        let pos = Position::startpos(variant::builtin("fanorona").expect("built in"));
+        assert!(mv.is_some_and(|m| pos.parse_move(m).is_ok()), "{out}");
+    }
+
+    #[test]
     fn display_prints_fen_and_key() {
         let out = session(&["position startpos moves e2e4", "d"]);
         let pos = {
