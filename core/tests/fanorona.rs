@@ -27,7 +27,9 @@ fn moves(fen: &str) -> Vec<String> {
 /// The board field after playing `mv`.
 fn after(fen: &str, mv: &str) -> String {
     let mut p = pos(fen);
-    let m = p.parse_move(mv).unwrap_or_else(|e| panic!("{fen} {mv}: {e}"));
+    let m = p
+        .parse_move(mv)
+        .unwrap_or_else(|e| panic!("{fen} {mv}: {e}"));
     p.play(m);
     p.to_fen().split(' ').next().unwrap().to_string()
 }
@@ -37,7 +39,11 @@ fn victims(fen: &str, mv: &str) -> Vec<String> {
     let p = pos(fen);
     let m = p.parse_move(mv).unwrap();
     let geo = p.variant().geometry;
-    let mut v: Vec<String> = p.captures_of(m).iter().map(|s| geo.square_name(s)).collect();
+    let mut v: Vec<String> = p
+        .captures_of(m)
+        .iter()
+        .map(|s| geo.square_name(s))
+        .collect();
     v.sort();
     v
 }
@@ -51,10 +57,7 @@ fn the_start_position() {
     // 1; f3 and d4/e4/f4 are Black. No stone can continue: the landing
     // point's neighbours are full but the one just left (visited).
     let start = "ppppppppp/ppppppppp/pPpP1pPpP/PPPPPPPPP/PPPPPPPPP w 0";
-    assert_eq!(
-        moves(start),
-        ["d2e3a", "d3e3a", "d3e3w", "e2e3a", "f2e3a"]
-    );
+    assert_eq!(moves(start), ["d2e3a", "d3e3a", "d3e3w", "e2e3a", "f2e3a"]);
     assert_eq!(victims(start, "e2e3a"), ["e4", "e5"]);
     assert_eq!(victims(start, "d3e3w"), ["c3"]);
     // d3e3w: c3 is removed, b3 (White) ends the line.
@@ -216,8 +219,23 @@ fn notation_suffixes_may_be_left_out_when_only_one_kind_fits() {
 fn malformed_moves_are_refused_with_an_error() {
     let start = pos("ppppppppp/ppppppppp/pPpP1pPpP/PPPPPPPPP/PPPPPPPPP w 0");
     for bad in [
-        "", " ", ",", "e2", "e2e", "hello", "j1j2", "e6e5", "e0e1", "e2e3a,",
-        ",e2e3a", "e2e3a,,e3e4a", "e2e3aaa", "e2e3-", "é2e3", "e2e3é", "e2e3a;",
+        "",
+        " ",
+        ",",
+        "e2",
+        "e2e",
+        "hello",
+        "j1j2",
+        "e6e5",
+        "e0e1",
+        "e2e3a,",
+        ",e2e3a",
+        "e2e3a,,e3e4a",
+        "e2e3aaa",
+        "e2e3-",
+        "é2e3",
+        "e2e3é",
+        "e2e3a;",
     ] {
         let r = start.parse_move(bad);
         assert!(r.is_err(), "{bad:?} gave {r:?}");
@@ -229,7 +247,14 @@ fn malformed_moves_are_refused_with_an_error() {
         );
     }
     // Well formed but not a legal turn here.
-    for bad in ["a1a2", "e2e4", "e2e3x", "e2e3a,e3e4a", "d3e3w,e3d3w", "e3e4"] {
+    for bad in [
+        "a1a2",
+        "e2e4",
+        "e2e3x",
+        "e2e3a,e3e4a",
+        "d3e3w,e3d3w",
+        "e3e4",
+    ] {
         assert!(start.parse_move(bad).is_err(), "{bad:?}");
     }
     // A long string of legs is refused, not a panic.
@@ -293,7 +318,9 @@ fn draw_by_threefold_repetition() {
     // White a1, Black i5, nothing captures; both step out and back twice:
     // the start position is there for the third time after eight plies.
     let mut g = Game::new(pos("8p/9/9/9/P8 w 0"));
-    let plies = ["a1a2", "i5i4", "a2a1", "i4i5", "a1a2", "i5i4", "a2a1", "i4i5"];
+    let plies = [
+        "a1a2", "i5i4", "a2a1", "i4i5", "a1a2", "i5i4", "a2a1", "i4i5",
+    ];
     for (i, m) in plies.iter().enumerate() {
         assert_eq!(g.outcome(), None, "before ply {i}");
         g.play_str(m).unwrap();

@@ -12,7 +12,13 @@
 //! - strong points: a stone on a point with eight lines (`STRONG`), where
 //!   it both threatens and can escape along the diagonals;
 //! - mobility: each empty point next to a stone along a line (`MOBILITY`),
-//!   the room to make paika moves and to approach.
+//!   the room to make paika moves and to approach;
+//! - threats: each first step that would capture, were it that side's
+//!   turn (`THREAT`);
+//! - the chase: with few stones left, the side ahead gains as the enemy
+//!   stones' distance to its nearest stones shrinks, the side behind as
+//!   it grows (`CHASE`), so that a won ending is pressed home before the
+//!   turn limit.
 
 use fers_core::fanorona::ChainRules;
 use fers_core::geometry::NO_SQ;
@@ -22,6 +28,10 @@ const STONE: i32 = 100;
 const AHEAD: i32 = 400;
 const STRONG: i32 = 8;
 const MOBILITY: i32 = 3;
+const THREAT: i32 = 6;
+const CHASE: i32 = 4;
+/// Stones on the board at most for the chase to count.
+const CHASE_STONES: i32 = 12;
 /// Having the move is worth something in a game of compulsory captures.
 const TEMPO: i32 = 10;
 
@@ -48,6 +58,53 @@ fn mobility(rules: &ChainRules, own: u64, empty: u64) -> i32 {
     n
 }
 
+/// First steps by the stones of `own` that would capture (approach or
+/// withdrawal, each counted).
+fn threats(rules: &ChainRules, own: u64, their: u64, empty: u64) -> i32 {
+    let mut n = 0;
+    let mut s = own;
+    while s != 0 {
+        let sq = s.trailing_zeros() as u8;
+        s &= s - 1;
+        for i in 0..8u8 {
+            let t = rules.step(sq, i);
+            if t == NO_SQ || empty & (1 << t) == 0 {
+                continue;
+            }
+            let beyond = rules.step(t, i);
+            let behind = rules.step(sq, (i + 4) & 7);
+            n += (beyond != NO_SQ && their & (1 << beyond) != 0) as i32;
+            n += (behind != NO_SQ && their & (1 << behind) != 0) as i32;
+        }
+    }
+    n
+}
+
+/// Sum over the stones of `their` of the distance (in king steps) to the
+/// nearest stone of `own`.
+fn distance_sum(pos: &Position, own: u64, their: u64) -> i32 {
+    let geo = pos.variant().geometry;
+    let mut total = 0;
+    let mut t = their;
+    while t != 0 {
+        let a = t.trailing_zeros() as u8;
+        t &= t - 1;
+        let (af, ar) = (geo.file_of(a) as i32, geo.rank_of(a) as i32);
+        let mut best = i32::MAX;
+        let mut o = own;
+        while o != 0 {
+            let b = o.trailing_zeros() as u8;
+            o &= o - 1;
+            let d = (af - geo.file_of(b) as i32)
+                .abs()
+                .max((ar - geo.rank_of(b) as i32).abs());
+            best = best.min(d);
+        }
+        total += best;
+    }
+    total
+}
+
 /// The position's value for the side to move, in centipawn-like units.
 pub fn evaluate(pos: &Position, rules: &ChainRules) -> i32 {
     let us = pos.side_to_move();
@@ -62,5 +119,10 @@ pub fn evaluate(pos: &Position, rules: &ChainRules) -> i32 {
     score += STRONG
         * ((own & rules.strong).count_ones() as i32 - (their & rules.strong).count_ones() as i32);
     score += MOBILITY * (mobility(rules, own, empty) - mobility(rules, their, empty));
+    score += THREAT * (threats(rules, own, their, empty) - threats(rules, their, own, empty));
+    if n_own + n_their <= CHASE_STONES && n_own != n_their && n_own > 0 && n_their > 0 {
+        let ahead = (n_own - n_their).signum();
+        score -= ahead * CHASE * distance_sum(pos, own, their);
+    }
     score
 }

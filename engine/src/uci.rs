@@ -1037,7 +1037,11 @@ mod tests {
             "go depth 3",
         ]);
         let best = out.lines().last().unwrap_or("");
-        let mv = best.strip_prefix("bestmove ").unwrap_or("").split(' ').next();
+        let mv = best
+            .strip_prefix("bestmove ")
+            .unwrap_or("")
+            .split(' ')
+            .next();
         let pos = Position::startpos(variant::builtin("fanorona").expect("built in"));
         assert!(mv.is_some_and(|m| pos.parse_move(m).is_ok()), "{out}");
     }

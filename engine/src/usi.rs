@@ -567,7 +567,7 @@ mod tests {
         assert!(lines[0].starts_with("id name fers"), "{out}");
         assert!(
             out.contains(
-                "option name USI_Variant type combo default chess var chess var wormhole var baroque var andernach"
+                "option name USI_Variant type combo default chess var chess var wormhole var baroque var fanorona var andernach"
             ),
             "{out}"
         );

@@ -910,7 +910,7 @@ mod tests {
             "ping=1",
             "sigint=0",
             "myname=\"fers ",
-            "variants=\"normal,wormhole,baroque,andernach,",
+            "variants=\"normal,wormhole,baroque,fanorona,andernach,",
             ",singlebox2\"",
         ] {
             assert!(first.contains(f), "{f}: {first}");

@@ -13,9 +13,14 @@ fn split_square(name: &str) -> (String, String) {
     (name[..i].to_string(), name[i..].to_string())
 }
 
-/// The SAN of a legal move `m` in `pos`.
+/// The SAN of a legal move `m` in `pos`. Fanorona has no SAN: its turns
+/// are written in SPEC notation (`d3e3w,e3f4a`, `d3e4`), which the PGN
+/// reader accepts as well.
 pub fn to_san(pos: &Position, m: Move) -> String {
     let v = pos.variant();
+    if v.chains.is_some() {
+        return pos.move_to_uci(m);
+    }
     let geo = v.geometry;
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
@@ -117,5 +122,13 @@ mod tests {
         assert_eq!(san("4k3/8/8/8/8/8/8/R3K2R w - - 0 1", "a1d1"), "Rd1");
         assert_eq!(san("4k3/R7/8/8/8/8/8/R3K3 w - - 0 1", "a1a4"), "R1a4");
         assert_eq!(san("k7/8/8/8/8/2Q1Q3/8/2Q1K3 w - - 0 1", "c3d2"), "Qc3d2");
+    }
+
+    #[test]
+    fn fanorona_turns_in_spec_notation() {
+        let v = variant::builtin("fanorona").unwrap();
+        let pos = Position::startpos(v);
+        let m = pos.parse_move("d3e3w").unwrap();
+        assert_eq!(to_san(&pos, m), "d3e3w");
     }
 }
