@@ -127,7 +127,7 @@ impl Walk<'_> {
             }
             let (approach, withdrawal) = self.rules.captures(at, to, i, enemy);
             for (victims, w) in [(approach, false), (withdrawal, true)] {
-                if victims == 0 || self.n == MAX_LEGS || list.is_full() {
+                if victims == 0 || self.n == MAX_LEGS {
                     continue;
                 }
                 self.legs[self.n] = Leg {
@@ -142,7 +142,7 @@ impl Walk<'_> {
                 let before = list.len();
                 let left = enemy & !victims;
                 self.extend(list, to, left, (blocked & !victims) | 1 << to, i);
-                if !self.prefixes && list.len() == before && !list.is_full() {
+                if !self.prefixes && list.len() == before {
                     list.push(m);
                 }
                 self.n -= 1;

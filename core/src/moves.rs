@@ -248,14 +248,22 @@ impl fmt::Debug for Move {
     }
 }
 
-/// Capacity of a [`MoveList`]: far above the legal moves of any position
-/// reachable in the supported games (orthodox chess peaks at 218).
+/// Inline capacity of a [`MoveList`]: far above the legal moves of chess
+/// positions (orthodox chess peaks at 218); past it the list spills to the
+/// heap (Fanorona's chains and their prefixes can number thousands).
 pub const MAX_MOVES: usize = 1024;
 
 /// A list of moves on the stack; creating one does not touch its storage.
+///
+/// Up to [`MAX_MOVES`] moves live in the inline array. A position with
+/// more (a Fanorona position can have thousands of chains and prefixes)
+/// moves the list into `spill`, a heap vector, on the one push that
+/// overflows: exact in every position, and no allocation in any other.
+/// Invariant: the list is spilled exactly when `len > MAX_MOVES`.
 pub struct MoveList {
     len: usize,
     moves: [MaybeUninit<Move>; MAX_MOVES],
+    spill: Vec<Move>,
 }
 
 impl MoveList {
@@ -268,14 +276,51 @@ impl MoveList {
             // compiled to a memset of the whole list: 23% of perft's
             // instructions with 4-byte moves.)
             moves: unsafe { MaybeUninit::uninit().assume_init() },
+            spill: Vec::new(),
         }
     }
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
-        // Bounds-checked: a position with more than MAX_MOVES moves is a bug
-        // in the capacity, not something to write past.
-        self.moves[self.len].write(m);
+        if self.len < MAX_MOVES {
+            self.moves[self.len].write(m);
+            self.len += 1;
+        } else {
+            self.push_spilled(m);
+        }
+    }
+    #[cold]
+    #[inline(never)]
+    fn push_spilled(&mut self, m: Move) {
+        if self.len == MAX_MOVES {
+            let inline = self.inline_slice().to_vec();
+            self.spill = inline;
+        }
+        self.spill.push(m);
         self.len += 1;
+    }
+    #[inline]
+    fn spilled(&self) -> bool {
+        self.len > MAX_MOVES
+    }
+    #[inline]
+    fn inline_slice(&self) -> &[Move] {
+        let n = self.len.min(MAX_MOVES);
+        // SAFETY: the first `n` inline entries were written by `push`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr() as *const Move, n) }
+    }
+    /// Shortens the list to `n` moves (`n <= len`), back inline if they fit.
+    fn set_len(&mut self, n: usize) {
+        debug_assert!(n <= self.len);
+        if self.spilled() {
+            self.spill.truncate(n);
+            if n <= MAX_MOVES {
+                for (i, &m) in self.spill.iter().enumerate() {
+                    self.moves[i].write(m);
+                }
+                self.spill = Vec::new();
+            }
+        }
+        self.len = n;
     }
     #[inline]
     pub fn len(&self) -> usize {
@@ -285,24 +330,32 @@ impl MoveList {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
-    /// No room for another move (generators whose count has no small
-    /// proven bound stop there rather than write past the end).
-    #[inline]
-    pub fn is_full(&self) -> bool {
-        self.len == MAX_MOVES
-    }
     #[inline]
     pub fn clear(&mut self) {
+        if self.spilled() {
+            self.spill = Vec::new();
+        }
         self.len = 0;
+    }
+    /// Keeps the first `n` moves.
+    pub fn truncate(&mut self, n: usize) {
+        if n < self.len {
+            self.set_len(n);
+        }
     }
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
-        // SAFETY: the first `len` entries were written by `push`.
-        unsafe { std::slice::from_raw_parts(self.moves.as_ptr() as *const Move, self.len) }
+        if self.spilled() {
+            return &self.spill;
+        }
+        self.inline_slice()
     }
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        // SAFETY: as above.
+        if self.spilled() {
+            return &mut self.spill;
+        }
+        // SAFETY: the first `len` (≤ MAX_MOVES) entries were written.
         unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr() as *mut Move, self.len) }
     }
     #[inline]
@@ -312,16 +365,16 @@ impl MoveList {
     /// Keeps the moves for which `keep` is true, in order.
     #[inline]
     pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let moves = self.as_mut_slice();
         let mut j = 0;
-        for i in 0..self.len {
-            // SAFETY: i < len, written.
-            let m = unsafe { self.moves[i].assume_init() };
+        for i in 0..moves.len() {
+            let m = moves[i];
             if keep(m) {
-                self.moves[j].write(m);
+                moves[j] = m;
                 j += 1;
             }
         }
-        self.len = j;
+        self.set_len(j);
     }
     /// Removes repeated moves among those pushed since `start` (a rider on a
     /// wrapped board reaches the same square both ways round).
@@ -336,7 +389,8 @@ impl MoveList {
                 j += 1;
             }
         }
-        self.len = len - (seg.len() - j);
+        let removed = seg.len() - j;
+        self.set_len(len - removed);
     }
 
     pub fn contains(&self, m: Move) -> bool {
@@ -419,6 +473,39 @@ mod tests {
         let short = Move::chain(44, 3, &legs[..1]);
         assert_eq!(short.leg_count(), 1);
         assert_ne!(short, m);
+    }
+
+    #[test]
+    fn move_list_spills_past_its_capacity_and_comes_back() {
+        let mut l = MoveList::new();
+        let n = MAX_MOVES + 300;
+        for i in 0..n {
+            l.push(Move::new(
+                (i % 200) as u8,
+                (i / 200) as u8,
+                MoveFlag::Normal,
+            ));
+        }
+        assert_eq!(l.len(), n);
+        assert_eq!(l.iter().count(), n);
+        assert_eq!(
+            l.as_slice()[MAX_MOVES + 5].from(),
+            ((MAX_MOVES + 5) % 200) as u8
+        );
+        // Keep every other move: back inline, order kept.
+        let want: Vec<Move> = l.iter().copied().step_by(2).collect();
+        let mut k = 0;
+        l.retain(|_| {
+            k += 1;
+            k % 2 == 1
+        });
+        assert_eq!(l.as_slice(), &want[..]);
+        l.push(Move::new(1, 2, MoveFlag::Normal));
+        assert_eq!(l.len(), want.len() + 1);
+        l.truncate(3);
+        assert_eq!(l.as_slice(), &want[..3]);
+        l.clear();
+        assert!(l.is_empty());
     }
 
     #[test]

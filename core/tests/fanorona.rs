@@ -432,3 +432,45 @@ fn a_thirteen_leg_chain() {
         assert_eq!(p.parse_move(&p.move_to_uci(t)), Ok(t));
     }
 }
+
+/// Quiescence's moves (`legal_noisy_moves`) are the capture chains that no
+/// other legal turn extends, and no paika: checked over random playouts
+/// against the full list (a turn `t` is extended when `t,` begins another).
+#[test]
+fn noisy_moves_are_the_chains_followed_to_their_end() {
+    let v = fers_core::variant::builtin("fanorona").unwrap();
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut compared = 0;
+    for _ in 0..40 {
+        let mut pos = fers_core::Position::startpos(v);
+        for _ in 0..60 {
+            let mut all = fers_core::MoveList::new();
+            pos.legal_moves(&mut all);
+            if all.is_empty() {
+                break;
+            }
+            let texts: Vec<String> = all.iter().map(|&m| pos.move_to_uci(m)).collect();
+            let mut want: Vec<String> = all
+                .iter()
+                .zip(&texts)
+                .filter(|(&m, t)| {
+                    pos.is_capture(m) && !texts.iter().any(|o| o.starts_with(&format!("{t},")))
+                })
+                .map(|(_, t)| t.clone())
+                .collect();
+            let mut noisy = fers_core::MoveList::new();
+            pos.legal_noisy_moves(&mut noisy);
+            let mut got: Vec<String> = noisy.iter().map(|&m| pos.move_to_uci(m)).collect();
+            want.sort();
+            got.sort();
+            assert_eq!(got, want, "{}", pos.to_fen());
+            compared += 1;
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let m = all.as_slice()[(seed % all.len() as u64) as usize];
+            pos.play(m);
+        }
+    }
+    assert!(compared > 500, "{compared}");
+}

@@ -547,7 +547,10 @@ impl Worker {
         }
     }
 
-    /// Orders moves: scores go into the per-ply score buffer.
+    /// Orders moves: scores go into the per-ply score buffer, `MAX_MOVES`
+    /// wide, so a node searches at most that many moves (the first ones
+    /// generated; only Fanorona positions can have more, and then perft
+    /// and the notation still see them all).
     fn score_moves(&mut self, pos: &Position, list: &MoveList, tt_move: Move, ply: usize) {
         let base = ply * MAX_MOVES;
         let ev = &self.eval;
@@ -569,6 +572,9 @@ impl Worker {
                 let victim = pos.piece_at(m.to());
                 let vv = if m.flag() == MoveFlag::Passive {
                     self.passive_take(pos, m).0
+                } else if m.flag() == MoveFlag::Chain {
+                    // A chain takes stones away from its landing point.
+                    pos.captures_of(m).len() as i32 * ev.order_value[0]
                 } else if victim.is_piece() {
                     ev.order_value[victim.kind() as usize]
                 } else {
@@ -872,6 +878,7 @@ impl Worker {
 
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
+        list.truncate(MAX_MOVES); // the score buffer's width (`score_moves`)
         if list.is_empty() {
             return Self::no_moves_score(pos, ply, in_check);
         }
@@ -1125,6 +1132,7 @@ impl Worker {
     ) -> Option<i32> {
         let mut list = MoveList::new();
         pos.legal_noisy_moves(&mut list);
+        list.truncate(MAX_MOVES); // the score buffer's width (`score_moves`)
         let key = pos.key();
         for &m in list.iter() {
             if !pos.is_capture(m) || !pos.see_ge(m, pc_beta - static_eval, &self.eval.order_value) {
@@ -1255,12 +1263,14 @@ impl Worker {
         if in_check || qdepth == 0 {
             // All moves: evasions, or quiet checks on the first ply.
             pos.legal_moves(&mut list);
+            list.truncate(MAX_MOVES); // the score buffer's width (`score_moves`)
             if list.is_empty() {
                 return Self::no_moves_score(pos, ply, in_check);
             }
         } else {
             // Captures and promotions only; no moves is not a mate here.
             pos.legal_noisy_moves(&mut list);
+            list.truncate(MAX_MOVES); // the score buffer's width (`score_moves`)
             if list.is_empty() {
                 return best;
             }
