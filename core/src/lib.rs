@@ -27,6 +27,7 @@ pub mod position;
 pub mod registry;
 mod rules;
 pub mod see;
+pub mod solve;
 pub mod variant;
 pub mod variant_file;
 pub mod wormhole;
