@@ -21,6 +21,7 @@ pub mod process;
 pub mod referee;
 pub mod san;
 pub mod search_bench;
+pub mod solve;
 pub mod stats;
 pub mod timecontrol;
 pub mod tournament;
