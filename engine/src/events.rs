@@ -85,6 +85,9 @@ pub enum SearchEvent {
     },
     /// The opening book answered (before any other event of that `go`).
     Book(BookNote),
+    /// A remark for the user (`go mate`: no mate exists), written as
+    /// `info string` (UCI, USI) or a comment (XBoard).
+    Note(String),
 }
 
 /// What the opening book did for a `go` (`OwnBook`).

@@ -6,6 +6,7 @@ pub mod engine;
 pub mod evaluate;
 pub mod events;
 pub mod fanorona_eval;
+pub mod mate;
 pub mod nnue;
 pub mod notation;
 pub mod options;

@@ -302,6 +302,40 @@ fn run_job(
     );
     main.set_root(&root, &history, &searchmoves);
 
+    // `go mate N`: the solver's exhaustive mate search first (`mate.rs`);
+    // when it proves that no mate exists, a normal search of 2N plies
+    // (unless `depth` says otherwise) chooses the move.
+    let mut max_depth = max_depth;
+    if let Some(n) = limits
+        .mate
+        .filter(|_| searchmoves.is_empty() && !main.root_moves.is_empty())
+    {
+        match crate::mate::run(&root, n, &shared, &reporter) {
+            crate::mate::MateOutcome::Mate { pv, score, nodes } => {
+                wait_for_release(&shared, &limits, signal_rx);
+                let best = pv.first().copied();
+                let ponder = pv.get(1).copied();
+                if print_bestmove {
+                    reporter(&SearchEvent::BestMove { best, ponder });
+                }
+                memory[0] = Some(main.into_memory());
+                return SearchResult {
+                    best,
+                    ponder,
+                    score,
+                    depth: pv.len() as i32,
+                    nodes,
+                    pv,
+                };
+            }
+            crate::mate::MateOutcome::None => {
+                if limits.depth.is_none() {
+                    max_depth = (2 * n.min(100) as i32).clamp(1, MAX_PLY as i32 - 4);
+                }
+            }
+        }
+    }
+
     if !main.root_moves.is_empty() {
         std::thread::scope(|s| {
             let mut helpers = Vec::new();

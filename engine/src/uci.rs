@@ -691,6 +691,7 @@ pub fn format_event(root: &Position, event: &SearchEvent, notation: Notation) ->
         SearchEvent::Info(info) => format_info(root, info, notation),
         SearchEvent::NoLegalMove { score } => format!("info depth 0 score {}", score_words(*score)),
         SearchEvent::Book(BookNote::Move(m)) => format!("info string book move {}", fmt(root, *m)),
+        SearchEvent::Note(text) => format!("info string {}", printable(text, MAX_ERROR_CHARS)),
         SearchEvent::Book(BookNote::Error(why)) => {
             format!(
                 "info string {}",

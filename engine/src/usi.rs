@@ -478,6 +478,7 @@ pub fn format_event(root: &Position, event: &SearchEvent) -> String {
     match event {
         SearchEvent::Info(i) => format_info(root, i),
         SearchEvent::NoLegalMove { score } => format!("info depth 0 score {}", score_words(*score)),
+        SearchEvent::Note(text) => format!("info string {}", printable(text, MAX_ERROR_CHARS)),
         SearchEvent::Book(BookNote::Move(m)) => {
             format!("info string book move {}", Notation::Usi.format(root, *m))
         }
