@@ -142,3 +142,47 @@ fn every_problem_has_its_published_solution() {
         failures.join("\n")
     );
 }
+
+/// The collection covers every condition of SPEC section 2, every
+/// stipulation type, problems with several keys and with none.
+#[test]
+fn the_collection_covers_every_condition_and_stipulation() {
+    let all = problems();
+    assert!(all.len() >= 40, "{} problems", all.len());
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    let mut kinds: BTreeSet<&str> = BTreeSet::new();
+    let (mut several, mut none) = (0, 0);
+    for (_, f) in &all {
+        for c in f
+            .get("conditions")
+            .map(String::as_str)
+            .unwrap_or("")
+            .split_whitespace()
+        {
+            seen.insert(c.to_string());
+        }
+        let stip = f["stip"].as_str();
+        kinds.insert(if stip.starts_with("s#") {
+            "s#"
+        } else if stip.starts_with("h#") && stip.ends_with(".5") {
+            "h#.5"
+        } else if stip.starts_with("h#") {
+            "h#"
+        } else {
+            "#"
+        });
+        match f["keys"].as_str() {
+            "none" => none += 1,
+            k if k.split_whitespace().count() > 1 && !stip.starts_with('h') => several += 1,
+            _ => {}
+        }
+    }
+    for c in fers_core::conditions::Condition::ALL {
+        assert!(seen.contains(c.name()), "no problem under {}", c.name());
+    }
+    assert_eq!(kinds.len(), 4, "{kinds:?}");
+    assert!(
+        several >= 3 && none >= 3,
+        "{several} with several keys, {none} without"
+    );
+}

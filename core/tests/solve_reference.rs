@@ -123,10 +123,7 @@ fn keys(b: &Board, r: &Rules, stip: &str) -> BTreeSet<String> {
                             .all(|d| has_mate1(&refgen::play(&n, r, d), r)))
             }
             "s#1" => {
-                !replies.is_empty()
-                    && replies
-                        .values()
-                        .all(|d| mated(&refgen::play(&n, r, d), r))
+                !replies.is_empty() && replies.values().all(|d| mated(&refgen::play(&n, r, d), r))
             }
             "h#1" => {
                 for (t2, m2) in &replies {
@@ -143,6 +140,159 @@ fn keys(b: &Board, r: &Rules, stip: &str) -> BTreeSet<String> {
         }
     }
     out
+}
+
+/// Direct mate in `n` (at most), literally.
+fn attack(b: &Board, r: &Rules, n: u32) -> bool {
+    n > 0
+        && refgen::legal(b, r)
+            .values()
+            .any(|m| defend(&refgen::play(b, r, m), r, n))
+}
+
+fn defend(b: &Board, r: &Rules, n: u32) -> bool {
+    let replies = refgen::legal(b, r);
+    if replies.is_empty() {
+        return in_check(b, r);
+    }
+    n > 1
+        && replies
+            .values()
+            .all(|d| attack(&refgen::play(b, r, d), r, n - 1))
+}
+
+/// Self-mate in `n` (at most), literally.
+fn self_attack(b: &Board, r: &Rules, n: u32) -> bool {
+    n > 0
+        && refgen::legal(b, r)
+            .values()
+            .any(|m| self_defend(&refgen::play(b, r, m), r, n))
+}
+
+fn self_defend(b: &Board, r: &Rules, n: u32) -> bool {
+    let replies = refgen::legal(b, r);
+    !replies.is_empty()
+        && replies.values().all(|d| {
+            let g = refgen::play(b, r, d);
+            mated(&g, r) || (n > 1 && self_attack(&g, r, n - 1))
+        })
+}
+
+/// Every help-mate line of `plies` moves, as move texts.
+fn help_lines(
+    b: &Board,
+    r: &Rules,
+    plies: u32,
+    prefix: &mut Vec<String>,
+    out: &mut BTreeSet<String>,
+) {
+    for (t, m) in refgen::legal(b, r) {
+        let n = refgen::play(b, r, &m);
+        prefix.push(t);
+        if plies == 1 {
+            if mated(&n, r) {
+                out.insert(prefix.join(" "));
+            }
+        } else {
+            help_lines(&n, r, plies - 1, prefix, out);
+        }
+        prefix.pop();
+    }
+}
+
+/// The keys (help-mates: the lines) of a stipulation, by brute force.
+fn brute_force(b: &Board, r: &Rules, stip: &str) -> BTreeSet<String> {
+    let st: Stipulation = stip.parse().unwrap();
+    let n = st.moves;
+    match st.aim {
+        fers_core::solve::Aim::Help => {
+            let mut out = BTreeSet::new();
+            help_lines(b, r, st.plies(), &mut Vec::new(), &mut out);
+            out
+        }
+        aim => refgen::legal(b, r)
+            .into_iter()
+            .filter(|(_, m)| {
+                let next = refgen::play(b, r, m);
+                if aim == fers_core::solve::Aim::Direct {
+                    defend(&next, r, n)
+                } else {
+                    self_defend(&next, r, n)
+                }
+            })
+            .map(|(t, _)| t)
+            .collect(),
+    }
+}
+
+/// The problems of `data/problems.txt`: (name, fen, conditions, stip,
+/// expected keys or lines).
+fn data_problems() -> Vec<(String, String, String, String, BTreeSet<String>)> {
+    let mut out = Vec::new();
+    let mut cur: Option<(String, std::collections::BTreeMap<String, String>)> = None;
+    let text = include_str!("data/problems.txt");
+    let mut flush = |cur: &mut Option<(String, std::collections::BTreeMap<String, String>)>| {
+        if let Some((name, f)) = cur.take() {
+            let stip = f["stip"].clone();
+            let want: BTreeSet<String> = match (f.get("solutions"), f["keys"].as_str()) {
+                (Some(s), _) if s == "none" => BTreeSet::new(),
+                (Some(s), _) => s
+                    .split(';')
+                    .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+                    .collect(),
+                (None, "none") => BTreeSet::new(),
+                (None, k) if stip.starts_with('h') => {
+                    panic!("{name}: help-mate without solutions ({k})")
+                }
+                (None, k) => k.split_whitespace().map(str::to_string).collect(),
+            };
+            let cond = f.get("conditions").cloned().unwrap_or_default();
+            out.push((name, f["fen"].clone(), cond, stip, want));
+        }
+    };
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            flush(&mut cur);
+            cur = Some((name.to_string(), Default::default()));
+        } else if let Some((k, v)) = line.split_once('=') {
+            if let Some((_, f)) = cur.as_mut() {
+                f.insert(k.trim().to_string(), v.trim().to_string());
+            }
+        }
+    }
+    flush(&mut cur);
+    out
+}
+
+/// The expected solutions of the problem collection, checked a second way:
+/// brute force on the reference generator must find exactly them (the
+/// solver test `solve_problems.rs` checks fers's solver against the same
+/// expectations). Conditions the reference knows only.
+#[test]
+fn problem_collection_agrees_with_brute_force_on_the_reference() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (name, fen, cond, stip, want) in data_problems() {
+        // Long problems: the literal enumeration would take minutes.
+        let st: Stipulation = stip.parse().unwrap();
+        if st.plies() > 5 {
+            continue;
+        }
+        let rules = Rules::parse(&cond);
+        let b = Board::from_fen(&fen);
+        let got = brute_force(&b, &rules, &stip);
+        checked += 1;
+        if got != want {
+            failures.push(format!(
+                "{name}: brute force {got:?}, the collection {want:?}"
+            ));
+        }
+    }
+    eprintln!("{checked} problems enumerated");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 // ---- the solver ----
@@ -186,7 +336,9 @@ fn random_fen(rng: &mut Rng, white_to_move: bool) -> String {
     board[wk] = Some('K');
     let extra = 3 + rng.below(4);
     for _ in 0..extra {
-        let letters = ['Q', 'Q', 'R', 'R', 'B', 'N', 'P', 'N', 'q', 'r', 'b', 'n', 'p'];
+        let letters = [
+            'Q', 'Q', 'R', 'R', 'B', 'N', 'P', 'N', 'q', 'r', 'b', 'n', 'p',
+        ];
         let c = letters[rng.below(letters.len())];
         // Near the black king most of the time.
         let s = if rng.below(3) > 0 {
@@ -292,4 +444,69 @@ fn verdicts_agree_with_brute_force_on_the_reference() {
 #[ignore]
 fn verdicts_agree_with_brute_force_on_the_reference_large() {
     run(2, 3000, 3);
+}
+
+/// A helper for writing the collection: `FERS_BRUTE='FEN|conditions|stip'`
+/// prints the brute-force answer of the reference (never fers's own).
+#[test]
+#[ignore]
+fn brute_force_one() {
+    let Ok(spec) = std::env::var("FERS_BRUTE") else {
+        return;
+    };
+    for item in spec.split(';') {
+        let parts: Vec<&str> = item.split('|').collect();
+        if parts[0] == "find" {
+            // find|conditions|stip|seed: random positions with exactly
+            // one key (help-mates: one or two lines), for the collection.
+            let mut rng = Rng(parts[3].parse::<u64>().unwrap() | 1);
+            let rules = Rules::parse(parts[1]);
+            let mut shown = 0;
+            for _ in 0..1500 {
+                let mut fen = random_fen(
+                    &mut rng,
+                    !parts[2].starts_with('h') || parts[2].ends_with(".5"),
+                );
+                if parts[2].starts_with('s') {
+                    // Self-mates: the colours swapped (the White king
+                    // hemmed in by Black's pieces).
+                    let board: Vec<String> = fen
+                        .split(' ')
+                        .next()
+                        .unwrap_or("")
+                        .split('/')
+                        .rev()
+                        .map(|r| {
+                            r.chars()
+                                .map(|c| {
+                                    if c.is_ascii_uppercase() {
+                                        c.to_ascii_lowercase()
+                                    } else {
+                                        c.to_ascii_uppercase()
+                                    }
+                                })
+                                .collect()
+                        })
+                        .collect();
+                    fen = format!("{} w - - 0 1", board.join("/"));
+                }
+                let b = Board::from_fen(&fen);
+                if refgen::king_capturable(&b, &rules) {
+                    continue;
+                }
+                let got = brute_force(&b, &rules, parts[2]);
+                if !got.is_empty() && got.len() <= 2 && fen.len() < 34 {
+                    println!("found {fen} [{}] {}: {got:?}", parts[1], parts[2]);
+                    shown += 1;
+                    if shown >= 6 {
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        let (fen, cond, stip) = (parts[0], parts[1], parts[2]);
+        let got = brute_force(&Board::from_fen(fen), &Rules::parse(cond), stip);
+        println!("{fen} [{cond}] {stip}: {got:?}");
+    }
 }
