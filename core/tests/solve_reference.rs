@@ -353,7 +353,7 @@ fn random_fen(rng: &mut Rng, white_to_move: bool) -> String {
         } else {
             rng.below(64)
         };
-        if board[s].is_some() || (c.eq_ignore_ascii_case(&'p') && (s < 8 || s >= 56)) {
+        if board[s].is_some() || (c.eq_ignore_ascii_case(&'p') && !(8..56).contains(&s)) {
             continue;
         }
         board[s] = Some(c);

@@ -164,7 +164,7 @@ fn principal_line(s: &mut Searcher, root: &Position, n: u32) -> Vec<Move> {
         for &r in replies.iter() {
             let after = s.child(&pos, r);
             let k = (1..left).find(|&k| s.attack(&after, k)).unwrap_or(left - 1);
-            if best.as_ref().map_or(true, |b| k > b.0) {
+            if best.as_ref().is_none_or(|b| k > b.0) {
                 best = Some((k, r, after));
             }
         }

@@ -184,25 +184,33 @@ fn line_text(pos: &Position, l: &Line, move_no: u32, no_threat: bool, out: &mut 
 fn help_text(root: &Position, sol: &Solution, out: &mut String) {
     for line in &sol.help_lines {
         let mut pos = root.clone();
-        let mut s = String::from(" ");
+        // Popeye: two spaces before the line, three between move pairs.
+        let mut s = String::new();
         let mut number = 1;
         let mut first_of_pair = !sol.stipulation.half;
         if sol.stipulation.half {
-            s.push_str(" 1...");
+            s.push_str("1...");
             number = 2;
         }
-        for &m in line {
+        for (i, &m) in line.iter().enumerate() {
             let text = popeye_move(&pos, m);
             pos.play(m);
+            let gap = if i == 0 {
+                ""
+            } else if first_of_pair {
+                "   "
+            } else {
+                " "
+            };
             if first_of_pair {
-                let _ = write!(s, "  {number}.{text}{}", suffix(&pos));
+                let _ = write!(s, "{gap}{number}.{text}{}", suffix(&pos));
                 number += 1;
             } else {
-                let _ = write!(s, " {text}{}", suffix(&pos));
+                let _ = write!(s, "{gap}{text}{}", suffix(&pos));
             }
             first_of_pair = !first_of_pair;
         }
-        let _ = writeln!(out, "{}", s.trim_end());
+        let _ = writeln!(out, "  {s}");
     }
     if sol.help_lines.is_empty() && !sol.aborted {
         out.push_str("no solution\n");

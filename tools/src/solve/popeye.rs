@@ -478,7 +478,7 @@ impl Draft {
 
 /// `a2b2c2` → [(file, rank)], or `None` if it is not a list of squares.
 fn squares(b: &[u8]) -> Option<Vec<(usize, usize)>> {
-    if b.is_empty() || b.len() % 2 != 0 {
+    if b.is_empty() || !b.len().is_multiple_of(2) {
         return None;
     }
     b.chunks(2)
