@@ -113,7 +113,7 @@ impl Geometry {
     pub fn has_diagonals(&self, sq: u8) -> bool {
         match self.lines {
             Lines::Grid => true,
-            Lines::EvenDiagonals => (self.file_of(sq) + self.rank_of(sq)) % 2 == 0,
+            Lines::EvenDiagonals => (self.file_of(sq) + self.rank_of(sq)).is_multiple_of(2),
         }
     }
 

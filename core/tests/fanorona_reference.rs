@@ -128,8 +128,7 @@ fn board_text(b: &Board) -> String {
     let mut s = String::new();
     for r in (0..5).rev() {
         let mut empty = 0;
-        for f in 0..9 {
-            let c = b[r][f];
+        for &c in &b[r] {
             if c == '.' {
                 empty += 1;
                 continue;

@@ -386,7 +386,7 @@ impl Worker {
         // move has a score, and after that only the hard time limit does
         // (a game whose first iteration is slow, Fanorona's chains, must
         // not lose on time).
-        if self.root_depth <= 1 && !self.root_moves.first().is_some_and(|r| r.score > -INF) {
+        if self.root_depth <= 1 && self.root_moves.first().is_none_or(|r| r.score <= -INF) {
             return;
         }
         if let Some(n) = self.shared.node_limit {

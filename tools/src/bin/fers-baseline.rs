@@ -287,11 +287,12 @@ impl Baseline {
                 .map(|s: u64| self.rng = 0x2545_f491_4f6c_dd1d ^ s.wrapping_mul(0x9e37_79b9))
                 .map_err(|_| format!("bad seed '{value}'")),
             "mode" => match value.to_ascii_lowercase().as_str() {
-                "search" => Ok(self.mode = Mode::Search),
-                "random" => Ok(self.mode = Mode::Random),
-                "maximal" => Ok(self.mode = Mode::Maximal),
+                "search" => Ok(Mode::Search),
+                "random" => Ok(Mode::Random),
+                "maximal" => Ok(Mode::Maximal),
                 _ => Err(format!("bad mode '{value}' (search, random, maximal)")),
-            },
+            }
+            .map(|m| self.mode = m),
             _ => Ok(()),
         };
         if let Err(e) = result {
