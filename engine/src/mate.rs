@@ -27,10 +27,8 @@ pub enum MateOutcome {
 /// Runs the mate search on `root` for at most `n` moves, stopping when
 /// the search is told to stop or its time or node budget runs out.
 pub fn run(root: &Position, n: u32, shared: &SearchShared, reporter: &Reporter) -> MateOutcome {
-    if n == 0
-        || root.royal_square(fers_core::Color::White).is_none()
-        || root.royal_square(fers_core::Color::Black).is_none()
-    {
+    // Mate needs a royal piece on the defender's side.
+    if n == 0 || root.royal_square(root.side_to_move().flip()).is_none() {
         return MateOutcome::None;
     }
     let abort = || {

@@ -121,8 +121,7 @@ pub fn solve_attack(s: &mut Searcher, root: &Position, stip: Stipulation) -> Vec
     for &m in list.iter() {
         let child = s.child(root, m);
         let check = child.in_check();
-        let mut replies = MoveList::new();
-        child.legal_moves(&mut replies);
+        let replies = s.children(&child);
         let (key, refutation, mate) = if replies.is_empty() {
             // Direct: a mate is a key, a stalemate nothing. Self: the
             // defender cannot mate.
@@ -132,8 +131,8 @@ pub fn solve_attack(s: &mut Searcher, root: &Position, stip: Stipulation) -> Vec
             let refs = match aim {
                 // Mate in one: a move that does not mate is nothing.
                 Aim::Direct if n <= 1 => continue,
-                Aim::Direct => s.refutations(&child, &replies, n, 2),
-                _ => s.self_refutations(&child, &replies, n, 2),
+                Aim::Direct => s.refutations(replies, n, 2),
+                _ => s.self_refutations(replies, n, 2),
             };
             match refs.len() {
                 0 => (true, None, false),

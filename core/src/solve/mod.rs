@@ -29,7 +29,7 @@ use std::fmt;
 pub enum SolveError {
     /// A help-mate must start with the side its stipulation names.
     WrongStarter(String),
-    /// Mate needs a royal piece on both sides.
+    /// The side to be mated has no royal piece.
     NoRoyal,
 }
 
@@ -37,7 +37,7 @@ impl fmt::Display for SolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SolveError::WrongStarter(s) => write!(f, "{s}"),
-            SolveError::NoRoyal => write!(f, "mate needs a royal piece (king) on each side"),
+            SolveError::NoRoyal => write!(f, "the side to be mated has no royal piece (king)"),
         }
     }
 }
@@ -53,9 +53,14 @@ pub fn solve(
     stip: Stipulation,
     abort: &dyn Fn() -> bool,
 ) -> Result<Solution, SolveError> {
-    if root.royal_square(crate::Color::White).is_none()
-        || root.royal_square(crate::Color::Black).is_none()
-    {
+    // Only the side to be mated needs a royal piece (Popeye solves
+    // problems without the attacker's king).
+    let mated = match stip.aim {
+        Aim::Direct => root.side_to_move().flip(),
+        Aim::SelfMate => root.side_to_move(),
+        Aim::Help => crate::Color::Black,
+    };
+    if root.royal_square(mated).is_none() {
         return Err(SolveError::NoRoyal);
     }
     if let Some(c) = stip.help_starter() {

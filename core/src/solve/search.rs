@@ -100,6 +100,17 @@ impl<'a> Searcher<'a> {
         next
     }
 
+    /// The legal moves with the positions after them, counted as nodes.
+    pub(crate) fn children(&mut self, pos: &Position) -> Vec<(Move, Position)> {
+        let out = legal_children(pos);
+        let before = self.nodes;
+        self.nodes += out.len() as u64;
+        if before / ABORT_EVERY != self.nodes / ABORT_EVERY && !self.aborted && (self.abort)() {
+            self.aborted = true;
+        }
+        out
+    }
+
     /// Is the side to move checkmated (in check, no legal move)?
     pub fn is_mated(&self, pos: &Position) -> bool {
         pos.in_check() && !has_legal_move(pos)
@@ -136,10 +147,10 @@ impl<'a> Searcher<'a> {
     }
 
     /// Moves the killer of `slot` to the front of `list`, if it is there.
-    fn killer_first(&self, list: &mut [Move], slot: usize) {
+    fn killer_first(&self, children: &mut [(Move, Position)], slot: usize) {
         let k = self.killers[slot.min(63)];
-        if let Some(i) = list.iter().position(|&m| m == k) {
-            list.swap(0, i);
+        if let Some(i) = children.iter().position(|(m, _)| *m == k) {
+            children.swap(0, i);
         }
     }
 
@@ -154,40 +165,23 @@ impl<'a> Searcher<'a> {
         if let Some(r) = self.probe(key, n) {
             return r;
         }
-        let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
+        let mut children = self.children(pos);
         let win = if n == 1 {
-            self.killer_first(list.as_mut_slice(), 0);
-            let mut found = false;
-            for &m in list.iter() {
-                let next = self.child(pos, m);
-                // Only a checking move can mate: the cheap test first.
-                if next.in_check() && !has_legal_move(&next) {
-                    self.killers[0] = m;
-                    found = true;
-                    break;
-                }
+            // Only a checking move can mate: the cheap test first.
+            let found = children
+                .iter()
+                .find(|(_, next)| next.in_check() && !has_legal_move(next));
+            if let Some((m, _)) = found {
+                self.killers[0] = *m;
             }
-            found
+            found.is_some()
         } else {
             // Checks first: they leave the defender fewest replies and
-            // find most mates. Every child is kept for the second pass.
-            let mut checks = Vec::with_capacity(list.len());
-            let mut quiet = Vec::with_capacity(list.len());
-            for &m in list.iter() {
-                let next = self.child(pos, m);
-                if next.in_check() {
-                    checks.push((m, next));
-                } else {
-                    quiet.push((m, next));
-                }
-            }
+            // find most mates; then the move that won here last time.
             let killer = self.killers[(n as usize).min(63)];
-            if let Some(i) = quiet.iter().position(|(m, _)| *m == killer) {
-                quiet.swap(0, i);
-            }
+            children.sort_by_key(|(m, next)| (!next.in_check(), *m != killer));
             let mut found = false;
-            for (m, next) in checks.iter().chain(quiet.iter()) {
+            for (m, next) in &children {
                 if self.defend(next, n) {
                     self.killers[(n as usize).min(63)] = *m;
                     found = true;
@@ -207,35 +201,32 @@ impl<'a> Searcher<'a> {
     /// that one: is the defender mated now, or does every reply leave a
     /// forced mate in `n - 1`?
     pub fn defend(&mut self, pos: &Position, n: u32) -> bool {
-        let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
-        if list.is_empty() {
+        if n <= 1 {
+            return pos.in_check() && !has_legal_move(pos);
+        }
+        let children = self.children(pos);
+        if children.is_empty() {
             return pos.in_check();
         }
-        if n <= 1 {
-            return false;
-        }
-        self.refutations(pos, &list, n, 1).is_empty()
+        self.refutations(children, n, 1).is_empty()
     }
 
-    /// The defender's replies (of `list`, at `pos`) after which the
-    /// attacker has no mate in `n - 1`, at most `limit` of them.
+    /// The defender's replies (`children` of a position after an attacker's
+    /// move) after which the attacker has no mate in `n - 1`, at most
+    /// `limit` of them. The last refutation found is tried first.
     pub fn refutations(
         &mut self,
-        pos: &Position,
-        list: &MoveList,
+        mut children: Vec<(Move, Position)>,
         n: u32,
         limit: usize,
     ) -> Vec<Move> {
-        let mut order: Vec<Move> = list.as_slice().to_vec();
         let slot = 32 + (n as usize).min(31);
-        self.killer_first(&mut order, slot);
+        self.killer_first(&mut children, slot);
         let mut out = Vec::new();
-        for &r in order.iter() {
-            let next = self.child(pos, r);
-            if !self.attack(&next, n - 1) {
-                self.killers[slot] = r;
-                out.push(r);
+        for (r, next) in &children {
+            if !self.attack(next, n - 1) {
+                self.killers[slot] = *r;
+                out.push(*r);
                 if out.len() >= limit {
                     break;
                 }
@@ -259,15 +250,13 @@ impl<'a> Searcher<'a> {
         if let Some(r) = self.probe(key, n) {
             return r;
         }
-        let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
+        let mut children = self.children(pos);
         let slot = (n as usize).min(31);
-        self.killer_first(list.as_mut_slice(), slot);
+        self.killer_first(&mut children, slot);
         let mut win = false;
-        for &m in list.iter() {
-            let next = self.child(pos, m);
-            if self.self_defend(&next, n) {
-                self.killers[slot] = m;
+        for (m, next) in &children {
+            if self.self_defend(next, n) {
+                self.killers[slot] = *m;
                 win = true;
                 break;
             }
@@ -284,33 +273,29 @@ impl<'a> Searcher<'a> {
     /// self-mate in `n - 1`? A defender without a move has escaped (it is
     /// mated or stalemated, not mating).
     pub fn self_defend(&mut self, pos: &Position, n: u32) -> bool {
-        let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
-        if list.is_empty() {
+        let children = self.children(pos);
+        if children.is_empty() {
             return false;
         }
-        self.self_refutations(pos, &list, n, 1).is_empty()
+        self.self_refutations(children, n, 1).is_empty()
     }
 
     /// The defender's replies after which the attacker is neither mated
     /// nor can force a self-mate in `n - 1`, at most `limit` of them.
     pub fn self_refutations(
         &mut self,
-        pos: &Position,
-        list: &MoveList,
+        mut children: Vec<(Move, Position)>,
         n: u32,
         limit: usize,
     ) -> Vec<Move> {
-        let mut order: Vec<Move> = list.as_slice().to_vec();
         let slot = 32 + (n as usize).min(31);
-        self.killer_first(&mut order, slot);
+        self.killer_first(&mut children, slot);
         let mut out = Vec::new();
-        for &r in order.iter() {
-            let next = self.child(pos, r);
-            let forced = self.is_mated(&next) || self.self_attack(&next, n - 1);
+        for (r, next) in &children {
+            let forced = self.is_mated(next) || self.self_attack(next, n - 1);
             if !forced {
-                self.killers[slot] = r;
-                out.push(r);
+                self.killers[slot] = *r;
+                out.push(*r);
                 if out.len() >= limit {
                     break;
                 }
@@ -343,18 +328,16 @@ impl<'a> Searcher<'a> {
         if self.help_dead.contains_key(&key) {
             return false;
         }
-        let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
+        let children = self.children(pos);
         let mut found = false;
-        for &m in list.iter() {
-            let next = self.child(pos, m);
-            prefix.push(m);
+        for (m, next) in &children {
+            prefix.push(*m);
             if plies == 1 {
-                if self.is_mated(&next) {
+                if self.is_mated(next) {
                     out.push(prefix.clone());
                     found = true;
                 }
-            } else if self.help(&next, plies - 1, prefix, out) {
+            } else if self.help(next, plies - 1, prefix, out) {
                 found = true;
             }
             prefix.pop();
@@ -370,6 +353,40 @@ impl<'a> Searcher<'a> {
         }
         found
     }
+}
+
+/// The legal moves of `pos` with the positions after them. Where the
+/// core judges legality by playing each move (conditions, capture
+/// styles), the position it plays is the one kept, so no move is played
+/// twice; elsewhere legality is cheap and each legal move is played once.
+/// Mirrors `Position::filter_legal` branch by branch.
+pub(crate) fn legal_children(pos: &Position) -> Vec<(Move, Position)> {
+    let caps = pos.variant().caps;
+    let by_play = !(caps.pin_legality || caps.hole_legality || caps.board_copy_legality);
+    let has_royal = pos.royal_square(pos.side_to_move()).is_some();
+    if !by_play || !has_royal {
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        return list
+            .iter()
+            .map(|&m| {
+                let mut next = pos.clone();
+                next.play(m);
+                (m, next)
+            })
+            .collect();
+    }
+    let mut pseudo = MoveList::new();
+    pos.pseudo_legal_moves(&mut pseudo);
+    let mut out = Vec::with_capacity(pseudo.len());
+    for &m in pseudo.iter() {
+        let mut next = pos.clone();
+        next.play(m);
+        if pos.after_move_allows(m, &next) && !next.royal_capturable(next.side_to_move()) {
+            out.push((m, next));
+        }
+    }
+    out
 }
 
 /// Has the side to move a legal move? Where legality is judged per move
