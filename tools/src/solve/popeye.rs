@@ -573,4 +573,30 @@ EndProblem
             }
         }
     }
+
+    /// Garbage never panics: random sequences of keywords, piece tokens,
+    /// stipulations and junk (multi-byte characters included).
+    #[test]
+    fn random_input_never_panics() {
+        let words = [
+            "BeginProblem", "EndProblem", "NextProblem", "Pieces", "White", "Black", "Neutral",
+            "Stipulation", "Condition", "Option", "Title", "Ke1", "Sé1", "Pa2b2", "Qz9", "#2",
+            "h#2.5", "s#", "Circe", "AntiCirce", "Cheylan", "Singlebox", "Type3", "Madrasi",
+            "RexInclusive", "Try", "Defence", "1", "€", "\n", "sti", "con", "be", "Twin", "ke8",
+            "", "h#0.5", "Pa7a7",
+        ];
+        let mut x: u64 = 0x1234_5678_9ABC_DEF1;
+        for _ in 0..3000 {
+            let mut text = String::new();
+            let n = (x % 24) as usize;
+            for _ in 0..n {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                text.push_str(words[(x % words.len() as u64) as usize]);
+                text.push(if x % 5 == 0 { '\n' } else { ' ' });
+            }
+            let _ = parse(&text);
+        }
+    }
 }
