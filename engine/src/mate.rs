@@ -25,7 +25,8 @@ pub enum MateOutcome {
 }
 
 /// Runs the mate search on `root` for at most `n` moves, stopping when
-/// the search is told to stop or its time or node budget runs out.
+/// the search is told to stop or its time or node budget (`movetime`,
+/// clocks, `nodes`) runs out.
 pub fn run(root: &Position, n: u32, shared: &SearchShared, reporter: &Reporter) -> MateOutcome {
     // Mate needs a royal piece on the defender's side.
     if n == 0 || root.royal_square(root.side_to_move().flip()).is_none() {
@@ -37,7 +38,7 @@ pub fn run(root: &Position, n: u32, shared: &SearchShared, reporter: &Reporter) 
     };
     let mut nodes = 0;
     let n = n.min(fers_core::solve::stipulation::MAX_MOVES);
-    let result = mate_search(root, n, &abort, &mut nodes);
+    let result = mate_search(root, n, &abort, shared.node_limit, &mut nodes);
     shared.nodes[0].store(nodes, Ordering::Relaxed);
     let elapsed = shared.elapsed();
     match result {

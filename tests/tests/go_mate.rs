@@ -9,6 +9,10 @@ use fers_tests::engine::EngineProcess;
 /// Sends the setup lines and `go mate N`; returns the lines up to
 /// `bestmove` (included).
 fn go_mate(setup: &[&str], n: u32) -> Vec<String> {
+    go_mate_with(setup, &format!("go mate {n}"))
+}
+
+fn go_mate_with(setup: &[&str], go: &str) -> Vec<String> {
     let mut e = EngineProcess::start();
     e.send("uci");
     e.read_until(|l| l == "uciok");
@@ -17,7 +21,7 @@ fn go_mate(setup: &[&str], n: u32) -> Vec<String> {
     }
     e.send("isready");
     e.read_until(|l| l == "readyok");
-    e.send(&format!("go mate {n}"));
+    e.send(go);
     let lines = e.read_until(|l| l.starts_with("bestmove"));
     e.send("quit");
     let status = e.wait_exit();
@@ -72,5 +76,18 @@ fn says_when_no_mate_exists() {
             .any(|l| l.starts_with("info string no mate in 1:")),
         "{lines:?}"
     );
+    assert_ne!(bestmove(&lines), "(none)", "{lines:?}");
+}
+
+#[test]
+fn a_node_limit_stops_the_proof() {
+    // A mate in 5 asked in an opening position: the proof
+    // cannot finish in 2000 nodes; the engine still answers a legal move.
+    let lines = go_mate_with(
+        &["position fen r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2"],
+        "go mate 5 nodes 2000",
+    );
+    assert!(!lines.iter().any(|l| l.contains("score mate")), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.contains("no mate in")), "{lines:?}");
     assert_ne!(bestmove(&lines), "(none)", "{lines:?}");
 }

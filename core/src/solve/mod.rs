@@ -104,14 +104,17 @@ pub enum MateSearch {
 }
 
 /// Searches the shortest forced mate of the side to move in at most
-/// `max_moves` moves; `nodes` receives the positions visited.
+/// `max_moves` moves, giving up (`Aborted`) when `abort` says so or after
+/// about `node_limit` nodes; `nodes` receives the positions visited.
 pub fn mate_search(
     root: &Position,
     max_moves: u32,
     abort: &dyn Fn() -> bool,
+    node_limit: Option<u64>,
     nodes: &mut u64,
 ) -> MateSearch {
     let mut s = Searcher::new(abort);
+    s.node_limit = node_limit;
     let mut found = None;
     for n in 1..=max_moves {
         if s.attack(root, n) {

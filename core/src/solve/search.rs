@@ -49,9 +49,10 @@ struct Entry {
 const DIRECT_SALT: u64 = 0;
 const SELF_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
 
-/// Entries kept before the table is emptied (about 24 bytes each): the
-/// solver stays within memory on long problems and only loses speed.
-const TABLE_LIMIT: usize = 1 << 23;
+/// Entries kept before the table is emptied (some 20 bytes each with the
+/// map's overhead, about 100 MB at most): the solver stays within memory
+/// on long problems and only loses speed.
+const TABLE_LIMIT: usize = 1 << 22;
 
 /// How often (in nodes) the abort callback is asked.
 const ABORT_EVERY: u64 = 4096;
@@ -67,6 +68,8 @@ pub struct Searcher<'a> {
     /// answers are then meaningless (see [`Searcher::aborted`]).
     abort: &'a dyn Fn() -> bool,
     aborted: bool,
+    /// Stop once this many nodes are visited (`go mate N nodes X`).
+    pub node_limit: Option<u64>,
     /// A refutation or mating move that worked at this many moves left,
     /// tried first next time (killer moves).
     killers: [Move; 64],
@@ -80,6 +83,7 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             abort,
             aborted: false,
+            node_limit: None,
             killers: [Move::NONE; 64],
         }
     }
@@ -105,8 +109,8 @@ impl<'a> Searcher<'a> {
         let out = legal_children(pos);
         let before = self.nodes;
         self.nodes += out.len() as u64;
-        if before / ABORT_EVERY != self.nodes / ABORT_EVERY && !self.aborted && (self.abort)() {
-            self.aborted = true;
+        if before / ABORT_EVERY != self.nodes / ABORT_EVERY && !self.aborted {
+            self.aborted = (self.abort)() || self.node_limit.is_some_and(|l| self.nodes >= l);
         }
         out
     }
