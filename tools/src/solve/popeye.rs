@@ -627,7 +627,7 @@ EndProblem
                 x ^= x >> 7;
                 x ^= x << 17;
                 text.push_str(words[(x % words.len() as u64) as usize]);
-                text.push(if x % 5 == 0 { '\n' } else { ' ' });
+                text.push(if x.is_multiple_of(5) { '\n' } else { ' ' });
             }
             let _ = parse(&text);
         }
