@@ -140,6 +140,8 @@ pub const DRAW: i32 = 0;
 /// Per-variant tables, built once per variant.
 pub struct EvalTables {
     pub variant: &'static Variant,
+    /// Baroque's own values (`baroque_eval.rs`), under capture styles.
+    pub baroque: Option<crate::baroque_eval::BaroqueValues>,
     /// The parameters these tables were built from.
     pub params: Params,
     /// Orthodox role (see [`Params::ortho_pst`]) of each kind, on 8x8 only.
@@ -492,6 +494,10 @@ impl EvalTables {
             v.royal_kind.is_some() && v.stalemate == fers_core::variant::StalemateRule::Draw;
         let nnue = NnueMap::for_variant(v, &ortho_role);
         EvalTables {
+            baroque: v
+                .capture
+                .as_ref()
+                .map(|_| crate::baroque_eval::BaroqueValues::new(v)),
             variant: v,
             params: p.clone(),
             ortho_role,
@@ -624,6 +630,10 @@ fn eval_with(pos: &Position, t: &EvalTables, pe: &PawnEntry, alpha: i32, beta: i
     if let Some(rules) = &v.chains {
         // Stones on lines: none of the chess terms below apply.
         return (crate::fanorona_eval::evaluate(pos, rules), true);
+    }
+    if let (Some(vals), Some(rules)) = (&t.baroque, &v.capture) {
+        // Passive captures and immobilisers: `baroque_eval.rs`.
+        return (crate::baroque_eval::evaluate(pos, vals, rules), true);
     }
     let geo = v.geometry;
     let p = &t.params;
@@ -1118,7 +1128,7 @@ pub(crate) fn is_passed(enemy: &PawnSide, files: usize, c: Color, f: usize, r: u
 /// Piece values under capture styles (Baroque), from how much each style
 /// captures, not from its queen-like movement: the immobilizer and the
 /// withdrawer strong, the pincers weak (middlegame, endgame).
-fn passive_value(v: &Variant, k: usize) -> Option<(i32, i32)> {
+pub(crate) fn passive_value(v: &Variant, k: usize) -> Option<(i32, i32)> {
     let r = v.capture.as_ref()?;
     if r.immobilizer & (1 << k) != 0 {
         return Some((700, 650));

@@ -1,5 +1,6 @@
 //! fers-engine: protocols, search and evaluation over fers-core.
 
+pub mod baroque_eval;
 pub mod bench;
 pub mod book;
 pub mod engine;
