@@ -15,6 +15,7 @@ use crate::search::{Memory, Reporter, SearchShared, Worker, INF, MAX_PLY};
 use crate::timeman::{budget, Limits};
 use crate::tt::TranspositionTable;
 use crossbeam_channel::{unbounded, Receiver, Sender};
+use fers_core::variant::StalemateRule;
 use fers_core::{Game, Move, MoveList, Position};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -367,11 +368,10 @@ fn run_job(
             }
         });
     } else {
-        let score = if root.in_check() {
-            Score::Mate(0)
-        } else {
-            Score::Cp(0)
-        };
+        // No move: mated, or scored by the variant's stalemate rule (a
+        // Fanorona or Wormhole side without moves has lost).
+        let lost = root.in_check() || root.variant().stalemate == StalemateRule::Loss;
+        let score = if lost { Score::Mate(0) } else { Score::Cp(0) };
         reporter(&SearchEvent::NoLegalMove { score });
         wait_for_release(&shared, &limits, signal_rx);
     }

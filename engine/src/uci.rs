@@ -1045,6 +1045,16 @@ mod tests {
             .next();
         let pos = Position::startpos(variant::builtin("fanorona").expect("built in"));
         assert!(mv.is_some_and(|m| pos.parse_move(m).is_ok()), "{out}");
+        // A side without stones has lost: mated, not a draw.
+        let out = session(&[
+            "setoption name UCI_Variant value fanorona",
+            "position fen 9/9/9/9/P8 b 0",
+            "go depth 2",
+        ]);
+        assert!(
+            out.contains("info depth 0 score mate 0\nbestmove (none)"),
+            "{out}"
+        );
     }
 
     #[test]
