@@ -488,10 +488,17 @@ impl Position {
     }
 
     /// Could `by` capture the piece on `k` by a move of a non-frozen piece
-    /// under the capture styles? (Check, when `k` is the royal square.)
+    /// under the capture styles? (Check, when `k` is the royal square;
+    /// legality asks it after every move, so it is a hot path.)
     pub(crate) fn passive_capturable(&self, k: u8, by: Color) -> bool {
         let r = self.rules();
-        let frozen = self.frozen(by);
+        // Most tests find no candidate attacker: the mask is computed the
+        // first time one is found.
+        let frozen = LazyFrozen {
+            pos: self,
+            side: by,
+            mask: std::cell::OnceCell::new(),
+        };
         let vk = self.board[k as usize].kind() as usize;
         let victim = r.style[vk];
         // The chameleon joins the attackers that capture the victim's way.
@@ -514,7 +521,7 @@ impl Position {
 
     /// A free chameleon of `by` next to `k` (it takes a royal piece that
     /// captures by replacement with that piece's step).
-    fn chameleon_next(&self, r: &CaptureRules, k: u8, by: Color, frozen: &SquareSet) -> bool {
+    fn chameleon_next(&self, r: &CaptureRules, k: u8, by: Color, frozen: &LazyFrozen) -> bool {
         r.unit.iter().any(|&d| {
             let s = self.v.steps.step(d, k);
             self.kind_in(s, by, r.chameleon) && !frozen.contains(s)
@@ -528,7 +535,7 @@ impl Position {
         r: &CaptureRules,
         k: u8,
         by: Color,
-        frozen: &SquareSet,
+        frozen: &LazyFrozen,
         mask: u32,
     ) -> bool {
         let steps = &self.v.steps;
@@ -564,7 +571,7 @@ impl Position {
         r: &CaptureRules,
         k: u8,
         by: Color,
-        frozen: &SquareSet,
+        frozen: &LazyFrozen,
         mask: u32,
     ) -> bool {
         let geo = self.v.geometry;
@@ -609,7 +616,7 @@ impl Position {
         r: &CaptureRules,
         k: u8,
         by: Color,
-        frozen: &SquareSet,
+        frozen: &LazyFrozen,
         mask: u32,
     ) -> bool {
         let steps = &self.v.steps;
@@ -661,7 +668,7 @@ impl Position {
         r: &CaptureRules,
         k: u8,
         by: Color,
-        frozen: &SquareSet,
+        frozen: &LazyFrozen,
         mask: u32,
     ) -> bool {
         let steps = &self.v.steps;
@@ -695,5 +702,22 @@ fn push_passive(list: &mut MoveList, from: u8, to: u8, code: u8, noisy: bool) {
         list.push(Move::passive(from, to, code));
     } else if !noisy {
         list.push(Move::new(from, to, MoveFlag::Normal));
+    }
+}
+
+/// The frozen squares of one side (`Position::frozen`), computed on first
+/// use.
+struct LazyFrozen<'a> {
+    pos: &'a Position,
+    side: Color,
+    mask: std::cell::OnceCell<SquareSet>,
+}
+
+impl LazyFrozen<'_> {
+    #[inline]
+    fn contains(&self, s: u8) -> bool {
+        self.mask
+            .get_or_init(|| self.pos.frozen(self.side))
+            .contains(s)
     }
 }

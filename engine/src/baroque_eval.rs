@@ -23,7 +23,7 @@
 use crate::evaluate::passive_value;
 use fers_core::baroque::CaptureRules;
 use fers_core::geometry::NO_SQ;
-use fers_core::{Color, Position, Variant};
+use fers_core::{Color, Position, SquareSet, Variant};
 
 const FROZEN: i32 = 40;
 const MOBILITY: i32 = 3;
@@ -69,10 +69,18 @@ fn reach(pos: &Position, r: &CaptureRules, sq: u8, kind: usize) -> i32 {
     n
 }
 
-/// One side's score, and its pieces' material (for the taper).
-fn side_score(pos: &Position, vals: &BaroqueValues, r: &CaptureRules, c: Color, phase: i32) -> i32 {
+/// One side's score; `frozen` holds each colour's frozen squares.
+fn side_score(
+    pos: &Position,
+    vals: &BaroqueValues,
+    r: &CaptureRules,
+    c: Color,
+    phase: i32,
+    frozen: &[SquareSet; 2],
+) -> i32 {
     let v = pos.variant();
-    let frozen = pos.frozen(c);
+    let enemy_frozen = frozen[c.flip().index()];
+    let frozen = frozen[c.index()];
     let mut score = 0;
     for sq in pos.occupied(c).iter() {
         let kind = pos.piece_at(sq).kind() as usize;
@@ -93,18 +101,17 @@ fn side_score(pos: &Position, vals: &BaroqueValues, r: &CaptureRules, c: Color, 
             MOBILITY * m
         };
     }
-    score - king_danger(pos, r, c)
+    score - king_danger(pos, r, c, &enemy_frozen)
 }
 
 /// What threatens the king of `c`.
-fn king_danger(pos: &Position, r: &CaptureRules, c: Color) -> i32 {
+fn king_danger(pos: &Position, r: &CaptureRules, c: Color, frozen: &SquareSet) -> i32 {
     let Some(k) = pos.royal_square(c) else {
         return 0;
     };
     let v = pos.variant();
     let steps = &v.steps;
     let them = c.flip();
-    let frozen = pos.frozen(them);
     let free = |s: u8, mask: u32| {
         s != NO_SQ
             && pos.piece_at(s).is_piece()
@@ -149,5 +156,8 @@ pub fn evaluate(pos: &Position, vals: &BaroqueValues, r: &CaptureRules) -> i32 {
     let pieces = (pos.occupied(Color::White).len() + pos.occupied(Color::Black).len()) as i32;
     let phase = ((pieces - 2).max(0) * 256 / 30).min(256);
     let us = pos.side_to_move();
-    side_score(pos, vals, r, us, phase) - side_score(pos, vals, r, us.flip(), phase) + TEMPO
+    let frozen = [pos.frozen(Color::White), pos.frozen(Color::Black)];
+    side_score(pos, vals, r, us, phase, &frozen)
+        - side_score(pos, vals, r, us.flip(), phase, &frozen)
+        + TEMPO
 }
