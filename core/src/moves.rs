@@ -86,7 +86,11 @@ pub struct Leg {
 /// The transposition table keeps the head alone (`head`/`from_head`):
 /// for every move but a chain it is the whole move, and a chain is found
 /// again among the generated moves by its head (`same_head`).
+///
+/// Aligned to its 16 bytes, so that no move in a list straddles two cache
+/// lines (with 4-byte alignment one move in four did).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[repr(C, align(16))]
 pub struct Move {
     bits: u32,
     legs: [u32; 3],
