@@ -11,8 +11,13 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// One GUI game at a time: each runs XBoard and two engines on their
+/// clocks, and two at once on a 2-core machine lost games on time.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Runs the script with `env` on `fers`; its stdout, checked for `OK: `.
 fn play(fers: &Path, out_dir: &Path, env: &[(&str, &str)]) -> String {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let out = Command::new(root.join("gui").join("xboard_fairy.sh"))
         .arg(fers)
