@@ -8,7 +8,9 @@
 //! - mean score s = (W + D/2) / n, per-game variance
 //!   v = (W (1-s)² + D (1/2-s)² + L s²) / n;
 //! - Elo(s) = -400 log10(1/s - 1); error = (Elo(s + 1.96 σ) - Elo(s - 1.96 σ)) / 2
-//!   with σ = sqrt(v / n);
+//!   with σ = sqrt(v / n); where that interval leaves (0, 1), Wilson's
+//!   interval instead, and after only wins or only losses the exact
+//!   one-sided bound (see [`score_interval`]);
 //! - LOS = Φ((W - L) / sqrt(W + L)) = (1 + erf((W - L) / sqrt(2 (W + L)))) / 2;
 //! - SPRT: s_k = 1 / (1 + 10^(-elo_k / 400)); LLR = n (s1 - s0)(2 s - s0 - s1) / (2 v);
 //!   bounds ln(β / (1 - α)) and ln((1 - β) / α).
@@ -64,6 +66,76 @@ pub fn score_of_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
+/// The error rate of the one-sided bound after only wins or only losses.
+const ALPHA: f64 = 0.05;
+
+/// A 95% confidence interval of the mean score, in (0, 1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ScoreInterval {
+    /// No games: nothing to say.
+    None,
+    /// s ± 1.96 sqrt(v / n), from the sample's own variance.
+    Normal { lo: f64, hi: f64 },
+    /// Wilson's score interval, used when the normal one leaves (0, 1) or
+    /// the sample shows no spread (only draws, say).
+    Wilson { lo: f64, hi: f64 },
+    /// Only wins (`won`) or only losses: the interval reaches 1 (or 0), so
+    /// its width and the Elo are infinite; `bound` is the exact one-sided
+    /// 95% bound on the score (Clopper-Pearson at x = n).
+    OneSided { bound: f64, won: bool },
+}
+
+impl ScoreInterval {
+    /// Half the interval's width on the Elo scale (NaN for `None` and
+    /// `OneSided`).
+    pub fn elo_error(&self) -> f64 {
+        match *self {
+            ScoreInterval::Normal { lo, hi } | ScoreInterval::Wilson { lo, hi } => {
+                (elo_of_score(hi) - elo_of_score(lo)) / 2.0
+            }
+            ScoreInterval::None | ScoreInterval::OneSided { .. } => f64::NAN,
+        }
+    }
+}
+
+/// The 95% interval of a mean score `s` in [0, 1] over `n` independent
+/// units (games, or pairs of games) whose score has variance `v`:
+/// - the normal interval s ± 1.96 sqrt(v / n) while it fits in (0, 1) and
+///   v > 0;
+/// - else, for 0 < s < 1, Wilson's interval: the p with
+///   |s - p| ≤ 1.96 sqrt(p (1 - p) / n). A score in [0, 1] with mean p has
+///   variance at most p (1 - p), so with draws this is conservative;
+/// - for s = 1 (s = 0), the one-sided bound: a unit scores 1 with
+///   probability at most its mean p, so n wins in a row have probability
+///   at most p^n, and p ≥ 0.05^(1/n) at 95% (p ≤ 1 - 0.05^(1/n) for n
+///   losses). This is Clopper-Pearson's bound for x = n, valid with draws.
+pub fn score_interval(s: f64, v: f64, n: u32) -> ScoreInterval {
+    if n == 0 {
+        return ScoreInterval::None;
+    }
+    let nf = n as f64;
+    if s >= 1.0 || s <= 0.0 {
+        let p = ALPHA.powf(1.0 / nf);
+        return ScoreInterval::OneSided {
+            bound: if s >= 1.0 { p } else { 1.0 - p },
+            won: s >= 1.0,
+        };
+    }
+    let sigma = (v / nf).sqrt();
+    let (lo, hi) = (s - Z95 * sigma, s + Z95 * sigma);
+    if v > 0.0 && lo > 0.0 && hi < 1.0 {
+        return ScoreInterval::Normal { lo, hi };
+    }
+    let z2 = Z95 * Z95;
+    let d = 1.0 + z2 / nf;
+    let centre = (s + z2 / (2.0 * nf)) / d;
+    let half = Z95 / d * (s * (1.0 - s) / nf + z2 / (4.0 * nf * nf)).sqrt();
+    ScoreInterval::Wilson {
+        lo: centre - half,
+        hi: centre + half,
+    }
+}
+
 /// Wins, losses and draws from one side's point of view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Wdl {
@@ -112,20 +184,17 @@ impl Wdl {
         elo_of_score(self.score())
     }
 
-    /// Half the width of the 95% confidence interval of the Elo difference
-    /// (NaN when the interval leaves (0, 1)).
+    /// The 95% confidence interval of the score (see [`score_interval`]).
+    pub fn interval(&self) -> ScoreInterval {
+        score_interval(self.score(), self.variance(), self.games())
+    }
+
+    /// Half the width of the 95% confidence interval of the Elo difference:
+    /// finite whenever some game was not won and some game was not lost;
+    /// NaN with no games, or after only wins or only losses (one end of the
+    /// interval is then infinite: see [`ScoreInterval::OneSided`]).
     pub fn elo_error(&self) -> f64 {
-        let n = self.games() as f64;
-        if n == 0.0 {
-            return f64::NAN;
-        }
-        let s = self.score();
-        let sigma = (self.variance() / n).sqrt();
-        let (lo, hi) = (s - Z95 * sigma, s + Z95 * sigma);
-        if lo <= 0.0 || hi >= 1.0 {
-            return f64::NAN;
-        }
-        (elo_of_score(hi) - elo_of_score(lo)) / 2.0
+        self.interval().elo_error()
     }
 
     /// Likelihood of superiority, 0..1 (0.5 with no decisive game).
@@ -294,15 +363,74 @@ pub fn wdl_text(wdl: &Wdl) -> String {
     )
 }
 
-/// `Elo difference: 34.9 +/- 53.2, LOS: 92.1 %, DrawRatio: 50.0 %`.
+/// `Elo difference: 34.9 +/- 53.2, LOS: 92.1 %, DrawRatio: 50.0 %`; when
+/// the normal interval does not fit in (0, 1), the Wilson interval is named
+/// (`-511.5 +/- 307.6 (95% Wilson: -819.1 to -203.9)`), and after only wins
+/// or only losses the line says why no error bar exists and gives the
+/// one-sided bound instead (`inf, no error bar (every game won): > 316.6 at
+/// 95%, one-sided`).
 pub fn elo_line(wdl: &Wdl) -> String {
     format!(
-        "Elo difference: {} +/- {}, LOS: {:.1} %, DrawRatio: {:.1} %",
-        fmt_num(wdl.elo(), 1),
-        fmt_num(wdl.elo_error(), 1),
+        "Elo difference: {}, LOS: {:.1} %, DrawRatio: {:.1} %",
+        elo_text(wdl.elo(), &wdl.interval(), "game"),
         wdl.los() * 100.0,
         wdl.draw_ratio() * 100.0
     )
+}
+
+/// `X +/- Y` and what the interval is, as [`elo_line`] writes it; `unit`
+/// names what was counted (`game`, `pair`).
+fn elo_text(elo: f64, interval: &ScoreInterval, unit: &str) -> String {
+    let e = interval.elo_error();
+    match *interval {
+        ScoreInterval::Normal { .. } => format!("{} +/- {}", fmt_num(elo, 1), fmt_num(e, 1)),
+        ScoreInterval::Wilson { lo, hi } => format!(
+            "{} +/- {} (95% Wilson: {} to {})",
+            fmt_num(elo, 1),
+            fmt_num(e, 1),
+            fmt_num(elo_of_score(lo), 1),
+            fmt_num(elo_of_score(hi), 1)
+        ),
+        ScoreInterval::OneSided { bound, won } => format!(
+            "{}, no error bar (every {unit} {}): {} {} at 95%, one-sided",
+            fmt_num(elo, 1),
+            if won { "won" } else { "lost" },
+            if won { ">" } else { "<" },
+            fmt_num(elo_of_score(bound), 1)
+        ),
+        ScoreInterval::None => format!("{}, no error bar (no {unit}s)", fmt_num(elo, 1)),
+    }
+}
+
+/// The Elo difference from pentanomial counts (pairs of games sharing an
+/// opening in which the first engine scored 0, 1/2, 1, 3/2, 2): the same
+/// score, with the variance of a pair's mean score, so that what an
+/// opening contributes to both games is not counted as luck twice.
+pub fn ptnml_interval(ptnml: &[u32; 5]) -> (f64, ScoreInterval) {
+    let pairs: u32 = ptnml.iter().sum();
+    if pairs == 0 {
+        return (0.0, ScoreInterval::None);
+    }
+    let n = pairs as f64;
+    let s = ptnml
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| c as f64 * i as f64 / 4.0)
+        .sum::<f64>()
+        / n;
+    let v = ptnml
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| c as f64 * (i as f64 / 4.0 - s).powi(2))
+        .sum::<f64>()
+        / n;
+    (elo_of_score(s), score_interval(s, v, pairs))
+}
+
+/// `...      Ptnml Elo: 34.9 +/- 40.1` (pentanomial error bar).
+pub fn ptnml_line(ptnml: &[u32; 5]) -> String {
+    let (elo, interval) = ptnml_interval(ptnml);
+    format!("...      Ptnml Elo: {}", elo_text(elo, &interval, "pair"))
 }
 
 #[cfg(test)]
@@ -354,14 +482,113 @@ mod tests {
         assert_eq!(w.score(), 0.5);
         assert_eq!(w.los(), 0.5);
         assert!(w.elo_error().is_nan());
-        let w = Wdl::new(3, 0, 0);
-        assert!(w.elo().is_infinite());
         assert_eq!(
             elo_line(&w),
-            "Elo difference: inf +/- nan, LOS: 95.8 %, DrawRatio: 0.0 %"
+            "Elo difference: 0.0, no error bar (no games), LOS: 50.0 %, DrawRatio: 0.0 %"
         );
         let w = Wdl::new(0, 0, 4);
         close(w.elo(), 0.0, 1e-12);
+    }
+
+    // The 1-19 match of issue 21 (printed "-511.5 +/- nan" before). s = 0.05,
+    // n = 20, v = 0.05*0.95 = 0.0475; the normal interval
+    // 0.05 ± 1.96*sqrt(0.0475/20) = 0.05 ± 0.0955 leaves (0, 1), so Wilson's
+    // (Python, z = 1.959963984540054):
+    //   d = 1 + z²/20; c = (0.05 + z²/40) / d
+    //   h = z/d * sqrt(0.0475/20 + z²/1600)
+    //   lo = 0.008881448800795402, hi = 0.23613119344674205
+    //   Elo: -819.0567154164116 to -203.94616534585134, half 307.55527503528015
+    #[test]
+    fn lopsided_score_has_a_wilson_error_bar() {
+        let w = Wdl::new(1, 19, 0);
+        close(w.elo(), -511.50144038113154, 1e-9);
+        match w.interval() {
+            ScoreInterval::Wilson { lo, hi } => {
+                close(lo, 0.008881448800795402, 1e-12);
+                close(hi, 0.23613119344674205, 1e-12);
+            }
+            other => panic!("{other:?}"),
+        }
+        close(w.elo_error(), 307.55527503528015, 1e-7);
+        assert_eq!(
+            elo_line(&w),
+            "Elo difference: -511.5 +/- 307.6 (95% Wilson: -819.1 to -203.9), \
+             LOS: 0.0 %, DrawRatio: 0.0 %"
+        );
+        // Ten draws: the sample has no spread (v = 0), so Wilson at s = 0.5,
+        // n = 10: lo = 0.236593090512564, hi = 0.7634069094874361,
+        // Elo ±203.50161162773185 (Python, same formulas).
+        let w = Wdl::new(0, 0, 10);
+        match w.interval() {
+            ScoreInterval::Wilson { lo, hi } => {
+                close(lo, 0.236593090512564, 1e-12);
+                close(hi, 0.7634069094874361, 1e-12);
+            }
+            other => panic!("{other:?}"),
+        }
+        close(w.elo_error(), 203.50161162773185, 1e-7);
+    }
+
+    // 20 wins of 20: P(20 wins) <= p^20, so p >= 0.05^(1/20) =
+    // 0.8608916593317348, Elo > 316.6381319932591 (Python); 20 losses:
+    // p <= 1 - 0.05^(1/20) = 0.13910834066826516, Elo < -316.638...
+    // 3 wins of 3: p >= 0.05^(1/3) = 0.3684031498640387, Elo > -93.6466...
+    #[test]
+    fn perfect_score_says_why_no_error_bar() {
+        let w = Wdl::new(20, 0, 0);
+        assert!(w.elo().is_infinite());
+        assert!(w.elo_error().is_nan());
+        match w.interval() {
+            ScoreInterval::OneSided { bound, won: true } => {
+                close(bound, 0.8608916593317348, 1e-12);
+                close(elo_of_score(bound), 316.6381319932591, 1e-9);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            elo_line(&w),
+            "Elo difference: inf, no error bar (every game won): > 316.6 at 95%, \
+             one-sided, LOS: 100.0 %, DrawRatio: 0.0 %"
+        );
+        let w = Wdl::new(0, 20, 0);
+        match w.interval() {
+            ScoreInterval::OneSided { bound, won: false } => {
+                close(bound, 0.13910834066826516, 1e-12)
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(elo_line(&w).starts_with(
+            "Elo difference: -inf, no error bar (every game lost): < -316.6 at 95%, one-sided"
+        ));
+        assert_eq!(
+            elo_line(&Wdl::new(3, 0, 0)),
+            "Elo difference: inf, no error bar (every game won): > -93.6 at 95%, \
+             one-sided, LOS: 95.8 %, DrawRatio: 0.0 %"
+        );
+    }
+
+    // Pentanomial [1, 2, 3, 2, 2] (10 pairs): pair scores i/4, by hand/Python
+    //   s = (0*1 + .25*2 + .5*3 + .75*2 + 1*2)/10 = 0.55
+    //   v = (1*.55² + 2*.3² + 3*.05² + 2*.2² + 2*.45²)/10 = 0.0975
+    //   lo, hi = 0.55 ∓ 1.959963984540054*sqrt(0.0975/10)
+    //   Elo 34.86007028756008 +/- 143.76232858189954
+    // and [0, 0, 0, 0, 5]: every pair won, Elo > elo(0.05^(1/5)) =
+    // elo(0.5492802716530588) = 34.354973191533425.
+    #[test]
+    fn pentanomial_known_values() {
+        let (elo, i) = ptnml_interval(&[1, 2, 3, 2, 2]);
+        close(elo, 34.86007028756008, 1e-9);
+        assert!(matches!(i, ScoreInterval::Normal { .. }), "{i:?}");
+        close(i.elo_error(), 143.76232858189954, 1e-7);
+        assert_eq!(
+            ptnml_line(&[1, 2, 3, 2, 2]),
+            "...      Ptnml Elo: 34.9 +/- 143.8"
+        );
+        assert_eq!(
+            ptnml_line(&[0, 0, 0, 0, 5]),
+            "...      Ptnml Elo: inf, no error bar (every pair won): > 34.4 at 95%, one-sided"
+        );
+        assert_eq!(ptnml_interval(&[0; 5]).1, ScoreInterval::None);
     }
 
     // SPRT(elo0=0, elo1=5, alpha=beta=0.05): bounds ln(0.05/0.95) = -2.9444389791664403

@@ -10,7 +10,7 @@ use crate::engine::{self, Engine, EngineConfig, EngineError, GameSetup};
 use crate::openings::OpeningBook;
 use crate::pgn::{self, PgnHeader};
 use crate::referee::{self, GameRecord, GameResult, RefereeConfig};
-use crate::stats::{elo_line, score_line, wdl_text, Sprt, SprtDecision, Wdl};
+use crate::stats::{elo_line, ptnml_line, score_line, wdl_text, Sprt, SprtDecision, Wdl};
 use fers_core::{Color, Position};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::{HashMap, VecDeque};
@@ -566,6 +566,7 @@ pub fn run(mut config: TournamentConfig) -> Result<Summary, TournamentError> {
                 "...      Ptnml(0-2): [{}, {}, {}, {}, {}]",
                 t[0], t[1], t[2], t[3], t[4]
             ));
+            printer.line(&ptnml_line(&p.ptnml));
         }
         printer.line(&elo_line(&p.total));
     }

@@ -221,6 +221,7 @@ fn chess_match_pgn_parses_in_python_chess() {
         .map(|n| n.parse::<u32>().expect("count"))
         .sum();
     assert_eq!(pairs, 2, "{text}");
+    assert!(text.contains("...      Ptnml Elo: "), "{text}");
     let pgn_text = std::fs::read_to_string(&pgn.0).expect("PGN written");
     let games = split_games(&pgn_text);
     assert_eq!(games.len(), 4);
