@@ -17,6 +17,7 @@ use crate::nnue::NnueStack;
 use crate::pawns::PawnCache;
 use crate::timeman::Budget;
 use crate::tt::{Bound, TranspositionTable, NO_EVAL};
+use crate::wormhole_solve::{self, Solver};
 use fers_core::moves::MAX_MOVES;
 use fers_core::variant::StalemateRule;
 use fers_core::{Move, MoveFlag, MoveList, Piece, Position};
@@ -135,6 +136,10 @@ pub struct Worker {
     corr: Vec<i32>,
     /// Pawn structures seen by this thread.
     pawns: Box<PawnCache>,
+    /// The exact endgame solver (`wormhole_solve.rs`), where it applies.
+    pub solver: Option<Box<Solver>>,
+    /// Nodes at this ply or deeper are solved exactly (`i32::MAX`: none).
+    solve_ply: i32,
     /// The learned evaluation's accumulators, per ply.
     nnue: NnueStack,
     /// Piece/destination index of the move at each ply (`NO_CTX`: none).
@@ -159,6 +164,12 @@ const QS_CHECK_PLIES: u32 = 6;
 /// (`Capabilities::captures_simplify`).
 const QS_MAX_PLIES: u32 = 6;
 const TIME_CHECK_MASK: u64 = 255;
+/// Nodes of the tree whose game has at most this many plies left (by
+/// `wormhole_solve::game_bound`) are solved exactly where the solver
+/// applies.
+pub const TREE_SOLVE_BOUND: i32 = 14;
+/// The largest solve inside the tree, in solver nodes.
+const TREE_SOLVE_NODES: u64 = 2000;
 
 /// How far above beta a capture must score in ProbCut's shallow search.
 const PROBCUT_MARGIN: i32 = 200;
@@ -194,6 +205,8 @@ pub struct Memory {
     capt: Vec<i16>,
     corr: Vec<i32>,
     pawns: Box<PawnCache>,
+    /// The endgame solver's table (finite win/loss games only).
+    solver: Option<Box<Solver>>,
 }
 
 /// No continuation context (root, null move).
@@ -241,7 +254,13 @@ impl Worker {
             capt: vec![0; capt_len],
             corr: vec![0; 2 * CORR_SIZE],
             pawns: Box::default(),
+            solver: None,
         });
+        let solver = if wormhole_solve::applies(eval.variant) {
+            Some(memory.solver.unwrap_or_default())
+        } else {
+            None
+        };
         Worker {
             id,
             shared,
@@ -262,6 +281,8 @@ impl Worker {
             victims,
             corr: memory.corr,
             pawns: memory.pawns,
+            solver,
+            solve_ply: i32::MAX,
             nnue: NnueStack::new(MAX_PLY + 4),
             ctx: [NO_CTX; MAX_PLY + 4],
             nsq,
@@ -288,6 +309,7 @@ impl Worker {
             capt: self.capt,
             corr: self.corr,
             pawns: self.pawns,
+            solver: self.solver,
         }
     }
 
@@ -343,6 +365,10 @@ impl Worker {
         self.keys.extend_from_slice(history);
         self.rep_floor = 0;
         self.root_pos = Some(pos.clone());
+        self.solve_ply = match self.solver {
+            Some(_) => wormhole_solve::game_bound(pos) - TREE_SOLVE_BOUND,
+            None => i32::MAX,
+        };
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
         self.root_moves = list
@@ -535,6 +561,25 @@ impl Worker {
         (sum, best.0)
     }
 
+    /// The solver's exact result for a node of the tree: from its table,
+    /// else a solve of at most `TREE_SOLVE_NODES` nodes (stopped with the
+    /// search); `None` if it did not finish.
+    fn solve_node(&mut self, pos: &Position) -> Option<wormhole_solve::Outcome> {
+        let solver = self.solver.as_mut()?;
+        if let Some(r) = solver.probe(pos.key()) {
+            return Some(r);
+        }
+        let shared = &self.shared;
+        let before = solver.nodes;
+        let r = solver
+            .solve(pos, TREE_SOLVE_NODES, &|| {
+                shared.stop.load(Ordering::Relaxed)
+            })
+            .ok();
+        self.nodes += solver.nodes - before;
+        r
+    }
+
     /// Score of the side to move with no legal move.
     fn no_moves_score(pos: &Position, ply: usize, in_check: bool) -> i32 {
         if in_check {
@@ -705,6 +750,12 @@ impl Worker {
         }
         if ply >= MAX_PLY {
             return self.evaluate(pos, ply);
+        }
+        // Late in a finite win/loss game: the exact result.
+        if ply as i32 >= self.solve_ply {
+            if let Some(r) = self.solve_node(pos) {
+                return r.score(ply as i32);
+            }
         }
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);

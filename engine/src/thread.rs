@@ -303,6 +303,32 @@ fn run_job(
     );
     main.set_root(&root, &history, &searchmoves);
 
+    // A finite win/loss game near its end: the exact solver first
+    // (`wormhole_solve.rs`); a proved win is played at once.
+    if limits.mate.is_none() && searchmoves.is_empty() && !main.root_moves.is_empty() {
+        if let Some(solver) = main.solver.as_mut() {
+            if let Some(win) = crate::wormhole_solve::solve_root(solver, &root, &shared, &reporter)
+            {
+                shared.nodes[0].store(win.nodes, Ordering::Relaxed);
+                wait_for_release(&shared, &limits, signal_rx);
+                let best = win.line.first().copied();
+                let ponder = win.line.get(1).copied();
+                if print_bestmove {
+                    reporter(&SearchEvent::BestMove { best, ponder });
+                }
+                memory[0] = Some(main.into_memory());
+                return SearchResult {
+                    best,
+                    ponder,
+                    score: win.score,
+                    depth: win.line.len() as i32,
+                    nodes: win.nodes,
+                    pv: win.line,
+                };
+            }
+        }
+    }
+
     // `go mate N`: the solver's exhaustive mate search first (`mate.rs`);
     // when it proves that no mate exists, a normal search of 2N plies
     // (unless `depth` says otherwise) chooses the move.
