@@ -256,7 +256,7 @@ pub fn find_move(pos: &Position, mv: u16) -> Option<Move> {
     }
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
-    list.iter().copied().find(|&m| pos.move_to_uci(m) == want)
+    list.iter().find(|&m| pos.move_to_uci(m) == want)
 }
 
 /// A Polyglot book in memory.

@@ -32,7 +32,7 @@ fn playout_positions(count: usize, seed: u64) -> Vec<Position> {
             if list.is_empty() || out.len() >= count {
                 break;
             }
-            let moves: Vec<_> = list.iter().copied().collect();
+            let moves: Vec<_> = list.iter().collect();
             let letter = |m: fers_core::Move| {
                 let p = pos.piece_at(m.from());
                 v.pieces[p.kind() as usize].letter

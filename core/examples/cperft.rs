@@ -13,7 +13,7 @@ fn main() {
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
     let mut total = 0;
-    for &m in list.iter() {
+    for m in list.iter() {
         let mut next = pos.clone();
         next.play(m);
         let n = if depth > 1 {

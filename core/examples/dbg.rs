@@ -15,7 +15,7 @@ fn main() {
     pos.legal_moves(&mut l);
     let mut m: Vec<String> = l
         .iter()
-        .map(|&m| format!("{}{:?}", pos.move_to_uci(m), m.flag()))
+        .map(|m| format!("{}{:?}", pos.move_to_uci(m), m.flag()))
         .collect();
     m.sort();
     println!("{}", m.join(" "));

@@ -16,7 +16,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         return list.len() as u64;
     }
     let mut total = 0;
-    for &m in list.iter() {
+    for m in list.iter() {
         let mut next = pos.clone();
         next.play(m);
         total += perft(&next, depth - 1);
@@ -29,7 +29,7 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
     list.iter()
-        .map(|&m| {
+        .map(|m| {
             let mut next = pos.clone();
             next.play(m);
             let n = if depth <= 1 {

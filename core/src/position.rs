@@ -892,7 +892,7 @@ impl Position {
         let mut list = MoveList::new();
         self.legal_moves(&mut list);
         let mut loose = Vec::new();
-        for &m in list.iter() {
+        for m in list.iter() {
             let s = self.move_to_uci(m);
             if s == wanted {
                 return Ok(m);

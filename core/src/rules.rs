@@ -120,7 +120,7 @@ impl Position {
         let us = self.side;
         let n = list.len();
         for i in 0..n {
-            let m = list.as_slice()[i];
+            let m = list.get(i);
             if m.promotion().is_some() {
                 continue;
             }
@@ -149,7 +149,7 @@ impl Position {
             for (j, &k) in v.promotion.iter().enumerate() {
                 let pm = m.with_promotion_kind(Some(k));
                 if j == 0 {
-                    list.as_mut_slice()[i] = pm;
+                    list.set(i, pm);
                 } else {
                     list.push(pm);
                 }

@@ -31,7 +31,7 @@ fn moves_from(fen: &str, from: &str) -> Vec<String> {
     p.legal_moves(&mut list);
     let mut out: Vec<String> = list
         .iter()
-        .map(|&m| p.move_to_uci(m))
+        .map(|m| p.move_to_uci(m))
         .filter(|s| s.starts_with(from))
         .collect();
     out.sort();
@@ -203,7 +203,7 @@ fn chameleon_next_to_the_king_gives_check() {
     // g8 and h7 stay next to the chameleon: the king must take it.
     let mut list = MoveList::new();
     p.legal_moves(&mut list);
-    let moves: Vec<String> = list.iter().map(|&m| p.move_to_uci(m)).collect();
+    let moves: Vec<String> = list.iter().map(|m| p.move_to_uci(m)).collect();
     assert_eq!(moves, vec!["h8g7".to_string()]);
     // With White to move, Black would be in check: not a position.
     assert!(Position::from_fen(

@@ -289,7 +289,7 @@ fn fers_moves(pos: &Position) -> Vec<(String, String)> {
     pos.legal_moves(&mut list);
     let mut out: Vec<(String, String)> = list
         .iter()
-        .map(|&m| {
+        .map(|m| {
             let mut next = pos.clone();
             next.play(m);
             let fen = next.to_fen();
@@ -381,7 +381,7 @@ fn playouts(rng: &mut Rng, start: &Position, games: usize, plies: usize) -> usiz
             }
             let mut list = MoveList::new();
             pos.legal_moves(&mut list);
-            let m = list.as_slice()[rng.below(list.len())];
+            let m = list.get(rng.below(list.len()));
             pos.play(m);
         }
     }

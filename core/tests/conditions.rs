@@ -50,12 +50,12 @@ fn popeye_mars_perft2(pos: &Position) -> u64 {
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
     let mut total = 0;
-    for &m in list.iter() {
+    for m in list.iter() {
         let mut next = pos.clone();
         next.play(m);
         let mut replies = MoveList::new();
         next.legal_moves(&mut replies);
-        total += weight(m) * replies.iter().map(|&r| weight(r)).sum::<u64>();
+        total += weight(m) * replies.iter().map(&weight).sum::<u64>();
     }
     total
 }
@@ -87,7 +87,7 @@ fn popeye_move_lists() {
         pos.legal_moves(&mut list);
         let got: BTreeSet<String> = list
             .iter()
-            .map(|&m| popeye_notation(&pos, cond, m))
+            .map(|m| popeye_notation(&pos, cond, m))
             .collect();
         if got != want {
             failures.push(format!(

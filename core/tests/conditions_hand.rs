@@ -31,7 +31,7 @@ fn chess_with(conditions: &str, cache: &mut HashMap<String, &'static Variant>) -
 fn legal(pos: &Position) -> Vec<String> {
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
-    let mut out: Vec<String> = list.iter().map(|&m| pos.move_to_uci(m)).collect();
+    let mut out: Vec<String> = list.iter().map(|m| pos.move_to_uci(m)).collect();
     out.sort();
     out
 }

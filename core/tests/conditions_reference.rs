@@ -71,7 +71,7 @@ fn fers_moves(pos: &Position) -> Result<BTreeMap<String, Move>, String> {
     let mut list = fers_core::MoveList::new();
     pos.legal_moves(&mut list);
     let mut out = BTreeMap::new();
-    for &m in list.iter() {
+    for m in list.iter() {
         if out.insert(pos.move_to_uci(m), m).is_some() {
             return Err(format!("fers generates {} twice", pos.move_to_uci(m)));
         }

@@ -43,7 +43,7 @@ fn examples_play_consistently() {
                 if l.is_empty() {
                     break;
                 }
-                pos.play(l.as_slice()[rng.gen_range(0..l.len())]);
+                pos.play(l.get(rng.gen_range(0..l.len())));
                 assert_eq!(pos.key(), pos.compute_key(), "{name}: {}", pos.to_fen());
                 assert_eq!(
                     pos.pawn_key(),

@@ -79,7 +79,7 @@ fn run(max_nodes: u64) {
             let pos = Position::from_fen(v, &fen).unwrap_or_else(|e| panic!("{}: {e}", c.variant));
             let mut l = MoveList::new();
             pos.legal_moves(&mut l);
-            let mut got: Vec<String> = l.iter().map(|&m| pos.move_to_uci(m)).collect();
+            let mut got: Vec<String> = l.iter().map(|m| pos.move_to_uci(m)).collect();
             got.sort();
             let mut want = c.root.clone();
             want.sort();

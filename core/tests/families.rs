@@ -89,7 +89,7 @@ fn dests(
     pos.legal_moves(&mut l);
     let mut out: Vec<String> = l
         .iter()
-        .map(|&m| pos.move_to_uci(m))
+        .map(|m| pos.move_to_uci(m))
         .filter(|m| m.starts_with(from))
         .map(|m| m[2..].to_string())
         .collect();

@@ -19,7 +19,7 @@ fn moves(fen: &str) -> Vec<String> {
     let p = pos(fen);
     let mut list = MoveList::new();
     p.legal_moves(&mut list);
-    let mut out: Vec<String> = list.iter().map(|&m| p.move_to_uci(m)).collect();
+    let mut out: Vec<String> = list.iter().map(|m| p.move_to_uci(m)).collect();
     out.sort();
     out
 }
@@ -428,7 +428,7 @@ fn a_thirteen_leg_chain() {
     // Round trip of every turn of the position through the notation.
     let mut list = MoveList::new();
     p.legal_moves(&mut list);
-    for &t in list.iter() {
+    for t in list.iter() {
         assert_eq!(p.parse_move(&p.move_to_uci(t)), Ok(t));
     }
 }
@@ -449,18 +449,18 @@ fn noisy_moves_are_the_chains_followed_to_their_end() {
             if all.is_empty() {
                 break;
             }
-            let texts: Vec<String> = all.iter().map(|&m| pos.move_to_uci(m)).collect();
+            let texts: Vec<String> = all.iter().map(|m| pos.move_to_uci(m)).collect();
             let mut want: Vec<String> = all
                 .iter()
                 .zip(&texts)
-                .filter(|(&m, t)| {
-                    pos.is_capture(m) && !texts.iter().any(|o| o.starts_with(&format!("{t},")))
+                .filter(|(m, t)| {
+                    pos.is_capture(*m) && !texts.iter().any(|o| o.starts_with(&format!("{t},")))
                 })
                 .map(|(_, t)| t.clone())
                 .collect();
             let mut noisy = fers_core::MoveList::new();
             pos.legal_noisy_moves(&mut noisy);
-            let mut got: Vec<String> = noisy.iter().map(|&m| pos.move_to_uci(m)).collect();
+            let mut got: Vec<String> = noisy.iter().map(|m| pos.move_to_uci(m)).collect();
             want.sort();
             got.sort();
             assert_eq!(got, want, "{}", pos.to_fen());
@@ -468,7 +468,7 @@ fn noisy_moves_are_the_chains_followed_to_their_end() {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            let m = all.as_slice()[(seed % all.len() as u64) as usize];
+            let m = all.get((seed % all.len() as u64) as usize);
             pos.play(m);
         }
     }

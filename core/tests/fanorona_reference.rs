@@ -262,7 +262,7 @@ fn fers_moves(pos: &Position, round_trip: bool) -> Vec<RefMove> {
     let clock: u32 = f[4].parse().unwrap();
     let mut out: Vec<RefMove> = list
         .iter()
-        .map(|&m| {
+        .map(|m| {
             let text = pos.move_to_uci(m);
             let mut after = pos.clone();
             after.play(m);
@@ -428,9 +428,9 @@ fn playouts(rng: &mut Rng, start: &Position, games: usize, plies: usize, strict:
             let mut list = MoveList::new();
             pos.legal_moves(&mut list);
             let m = if rng.below(3) == 0 {
-                *list.iter().max_by_key(|m| (m.leg_count(), m.to())).unwrap()
+                list.iter().max_by_key(|m| (m.leg_count(), m.to())).unwrap()
             } else {
-                list.as_slice()[rng.below(list.len())]
+                list.get(rng.below(list.len()))
             };
             pos.play(m);
         }

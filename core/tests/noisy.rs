@@ -18,10 +18,9 @@ fn check_variant(v: &'static Variant, games: usize, seed: &mut u64) -> usize {
             pos.legal_noisy_moves(&mut noisy);
             let mut want: Vec<fers_core::Move> = all
                 .iter()
-                .copied()
                 .filter(|&m| pos.is_capture(m) || m.promotion().is_some())
                 .collect();
-            let mut got: Vec<fers_core::Move> = noisy.iter().copied().collect();
+            let mut got: Vec<fers_core::Move> = noisy.iter().collect();
             want.sort_unstable_by_key(|m| pos.move_to_uci(*m));
             got.sort_unstable_by_key(|m| pos.move_to_uci(*m));
             assert_eq!(got, want, "{} {}", v.name, pos.to_fen());
@@ -36,7 +35,7 @@ fn check_variant(v: &'static Variant, games: usize, seed: &mut u64) -> usize {
             let pick = if !want.is_empty() && *seed & 3 == 0 {
                 want[(*seed >> 8) as usize % want.len()]
             } else {
-                all.as_slice()[(*seed >> 8) as usize % all.len()]
+                all.get((*seed >> 8) as usize % all.len())
             };
             pos.play(pick);
         }

@@ -137,7 +137,7 @@ fn incremental_key_equals_recomputed_key_in_random_games() {
             if l.is_empty() {
                 break;
             }
-            let m = l.as_slice()[rng.gen_range(0..l.len())];
+            let m = l.get(rng.gen_range(0..l.len()));
             pos.play(m);
             assert_eq!(pos.key(), pos.compute_key(), "{}", pos.to_fen());
             assert_eq!(pos.pawn_key(), pos.compute_pawn_key(), "{}", pos.to_fen());
@@ -341,7 +341,7 @@ fn cylinder_boards_wrap_riders_and_leapers() {
     let rook: Vec<String> = l
         .iter()
         .filter(|m| m.from() == 27)
-        .map(|&m| pos.move_to_uci(m))
+        .map(|m| pos.move_to_uci(m))
         .collect();
     assert_eq!(rook.len(), 14, "{rook:?}");
     // Knight on a1 of a vertical cylinder: b3, c2 and, across the seam, h3
@@ -351,7 +351,7 @@ fn cylinder_boards_wrap_riders_and_leapers() {
     let mut knight: Vec<String> = l
         .iter()
         .filter(|m| m.from() == 0)
-        .map(|&m| pos.move_to_uci(m))
+        .map(|m| pos.move_to_uci(m))
         .collect();
     knight.sort();
     assert_eq!(knight, vec!["a1b3", "a1c2", "a1g2", "a1h3"]);
@@ -398,7 +398,7 @@ fn general_legality_path_agrees_with_fast_path() {
             if l.is_empty() {
                 break;
             }
-            pos.play(l.as_slice()[rng.gen_range(0..l.len())]);
+            pos.play(l.get(rng.gen_range(0..l.len())));
         }
         let other = Position::from_fen(slow, &pos.to_fen()).unwrap();
         assert_eq!(

@@ -40,7 +40,7 @@ fn check(name: &str, data: &str, want_cases: usize) {
         let pos = Position::from_fen(v, &c.fen).unwrap_or_else(|e| panic!("{}: {e}", c.id));
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
-        let mut got: Vec<String> = list.iter().map(|&m| pos.move_to_uci(m)).collect();
+        let mut got: Vec<String> = list.iter().map(|m| pos.move_to_uci(m)).collect();
         got.sort();
         assert_eq!(got, c.root, "{name} {}", c.id);
         assert_eq!(pos.to_fen(), c.fen, "{name} {}: the site's FEN back", c.id);

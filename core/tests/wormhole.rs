@@ -50,7 +50,7 @@ fn cases() -> Vec<Case> {
 fn legal_names(pos: &Position) -> BTreeSet<String> {
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
-    let names: BTreeSet<String> = list.iter().map(|&m| pos.move_to_uci(m)).collect();
+    let names: BTreeSet<String> = list.iter().map(|m| pos.move_to_uci(m)).collect();
     assert_eq!(names.len(), list.len(), "no duplicate moves");
     names
 }

@@ -511,7 +511,7 @@ impl Engine {
         pos.legal_moves(&mut list);
         let divide: Vec<(String, u64)> = list
             .iter()
-            .map(|&m| {
+            .map(|m| {
                 let mut next = pos.clone();
                 next.play(m);
                 (notation.format(pos, m), perft::perft(&next, depth - 1))

@@ -44,7 +44,7 @@ pub(crate) mod test_util {
         *seed ^= *seed << 13;
         *seed ^= *seed >> 7;
         *seed ^= *seed << 17;
-        pos.play(list.as_slice()[(*seed % list.len() as u64) as usize]);
+        pos.play(list.get((*seed % list.len() as u64) as usize));
         true
     }
 }

@@ -49,7 +49,7 @@ impl Notation {
                 let wanted = text.trim().to_ascii_lowercase();
                 let mut list = MoveList::new();
                 pos.legal_moves(&mut list);
-                let castle = list.iter().copied().find(|&m| {
+                let castle = list.iter().find(|&m| {
                     castle_rook_square(pos, m).is_some() && self.format(pos, m) == wanted
                 });
                 match castle {

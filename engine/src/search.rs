@@ -374,7 +374,7 @@ impl Worker {
         self.root_moves = list
             .iter()
             .filter(|m| searchmoves.is_empty() || searchmoves.contains(m))
-            .map(|&mv| RootMove {
+            .map(|mv| RootMove {
                 mv,
                 score: -INF,
                 prev_score: -INF,
@@ -610,7 +610,7 @@ impl Worker {
         } else {
             Move::NONE
         };
-        for (i, &m) in list.iter().enumerate() {
+        for (i, m) in list.iter().enumerate() {
             let s = if m.same_head(tt_move) {
                 1 << 28
             } else if pos.is_capture(m) {
@@ -669,10 +669,9 @@ impl Worker {
                 best = j;
             }
         }
-        let moves = list.as_mut_slice();
-        moves.swap(i, best);
+        list.swap(i, best);
         self.scores.swap(base + i, base + best);
-        (moves[i], bs)
+        (list.get(i), bs)
     }
 
     /// Quiescence: is the capture `m` not worth searching, since even its
@@ -1185,7 +1184,7 @@ impl Worker {
         pos.legal_noisy_moves(&mut list);
         list.truncate(MAX_MOVES); // the score buffer's width (`score_moves`)
         let key = pos.key();
-        for &m in list.iter() {
+        for m in list.iter() {
             if !pos.is_capture(m) || !pos.see_ge(m, pc_beta - static_eval, &self.eval.order_value) {
                 continue;
             }

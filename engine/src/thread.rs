@@ -444,7 +444,7 @@ fn ponder_move(root: &Position, best: Move, pv: &[Move], tt: &TranspositionTable
         None => tt.probe(next.key(), 0).map(|e| e.mv),
     };
     // The table keeps a move's head: find the whole move in the list.
-    candidate.and_then(|c| list.iter().copied().find(|m| m.same_head(c)))
+    candidate.and_then(|c| list.iter().find(|m| m.same_head(c)))
 }
 
 fn wait_for_release(shared: &SearchShared, limits: &Limits, signal_rx: &Receiver<Signal>) {

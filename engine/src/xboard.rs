@@ -1196,11 +1196,7 @@ mod tests {
         let (_, before) = x.pondering.clone().expect("pondering");
         let mut list = fers_core::MoveList::new();
         before.legal_moves(&mut list);
-        let other = list
-            .iter()
-            .copied()
-            .find(|&m| m != hint)
-            .expect("another move");
+        let other = list.iter().find(|&m| m != hint).expect("another move");
         let text = Notation::Fers.format(&before, other);
         step(&mut x, &format!("usermove {text}"));
         assert_eq!(engine_moves(&x), 2);

@@ -400,7 +400,7 @@ pub fn compare(
         let mv = m.counts[0].0.clone();
         let mut list = MoveList::new();
         cur.legal_moves(&mut list);
-        let Some(&next_move) = list.iter().find(|&&x| cur.move_to_uci(x) == mv) else {
+        let Some(next_move) = list.iter().find(|&x| cur.move_to_uci(x) == mv) else {
             m.note = Some(format!("fers' divide lists {mv} but cannot play it"));
             return Ok(Some(m));
         };
@@ -443,7 +443,7 @@ mod tests {
             let mut list = MoveList::new();
             pos.legal_moves(&mut list);
             let mut d = Divide::default();
-            for &m in list.iter() {
+            for m in list.iter() {
                 let mut next = pos.clone();
                 next.play(m);
                 // Recurse through the stand-in, so the forgotten move also

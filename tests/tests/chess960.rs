@@ -56,7 +56,7 @@ fn playout(fen: &str, plies: usize, rng: &mut StdRng) -> Position {
         if list.is_empty() {
             break;
         }
-        let m = list.as_slice()[rng.gen_range(0..list.len())];
+        let m = list.get(rng.gen_range(0..list.len()));
         pos.play(m);
     }
     pos

@@ -105,7 +105,7 @@ fn playouts(
                 }
                 break;
             }
-            let m = list.as_slice()[rng.gen_range(0..list.len())];
+            let m = list.get(rng.gen_range(0..list.len()));
             moves.push(pos.move_to_uci(m));
             pos.play(m);
         }

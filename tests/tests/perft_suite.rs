@@ -113,7 +113,7 @@ fn walk(pos: &Position, depth: u32, path: &mut Vec<String>, errors: &mut Vec<Str
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
     let mut total = 0;
-    for &m in list.iter() {
+    for m in list.iter() {
         let mut next = pos.clone();
         next.play(m);
         path.push(pos.move_to_uci(m));

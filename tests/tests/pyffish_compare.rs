@@ -93,7 +93,7 @@ impl Drop for Oracle {
 fn sorted_moves(pos: &Position) -> String {
     let mut l = MoveList::new();
     pos.legal_moves(&mut l);
-    let mut v: Vec<String> = l.iter().map(|&m| pos.move_to_uci(m)).collect();
+    let mut v: Vec<String> = l.iter().map(|m| pos.move_to_uci(m)).collect();
     v.sort();
     v.join(" ")
 }
@@ -215,15 +215,15 @@ fn check(
                 if l.is_empty() {
                     break;
                 }
-                pos.play(l.as_slice()[rng.gen_range(0..l.len())]);
+                pos.play(l.get(rng.gen_range(0..l.len())));
             }
             let fen = pos.to_fen();
             let mut l = MoveList::new();
             pos.legal_moves(&mut l);
-            let moves: Vec<String> = l.iter().map(|&m| pos.move_to_uci(m)).collect();
+            let moves: Vec<String> = l.iter().map(|m| pos.move_to_uci(m)).collect();
             let children: Vec<Position> = l
                 .iter()
-                .map(|&m| {
+                .map(|m| {
                     let mut child = pos.clone();
                     child.play(m);
                     child

@@ -157,7 +157,7 @@ pub fn build_from_selfplay(
             }
             let m = if game.moves().len() < s.random_plies {
                 game.position().legal_moves(&mut list);
-                list.as_slice()[rng.gen_range(0..list.len())]
+                list.get(rng.gen_range(0..list.len()))
             } else {
                 let limits = Limits {
                     nodes: Some(s.nodes),
@@ -276,7 +276,7 @@ pub fn bench(
             if list.is_empty() || seen.len() >= positions {
                 break;
             }
-            let moves = list.as_slice().to_vec();
+            let moves = list.to_vec();
             if seen.insert(pos.key()) {
                 if sample.len() < lookups && rng.gen_bool(0.05) {
                     sample.push(pos.clone());

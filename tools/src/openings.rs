@@ -154,10 +154,7 @@ pub fn find_san(pos: &Position, token: &str) -> Option<Move> {
     let want = clean(token);
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
-    let found = list
-        .iter()
-        .copied()
-        .find(|&m| clean(&to_san(pos, m)) == want);
+    let found = list.iter().find(|&m| clean(&to_san(pos, m)) == want);
     found.or_else(|| pos.parse_move(token).ok())
 }
 

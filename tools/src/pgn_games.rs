@@ -96,7 +96,6 @@ fn quick_san(pos: &Position, token: &str) -> Option<Move> {
     pos.legal_moves(&mut list);
     let target: Vec<Move> = list
         .iter()
-        .copied()
         .filter(|&m| token.contains(geo.square_name(m.to()).as_str()))
         .collect();
     if target.len() == 1 && !token.starts_with(['O', '0']) {

@@ -143,7 +143,7 @@ pub fn parse_engine_move(pos: &Position, text: &str) -> Option<Move> {
     };
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
-    let found = list.iter().copied().find(|m| m.flag() == flag);
+    let found = list.iter().find(|m| m.flag() == flag);
     found
 }
 

@@ -42,7 +42,6 @@ pub fn to_san(pos: &Position, m: Move) -> String {
                 s.push(v.pieces[kind as usize].letter.to_ascii_uppercase());
                 let rivals: Vec<Move> = list
                     .iter()
-                    .copied()
                     .filter(|&o| {
                         o != m
                             && o.to() == m.to()

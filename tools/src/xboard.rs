@@ -268,7 +268,7 @@ impl XboardEngine {
             let startpos = Position::startpos(setup.variant);
             let mut list = MoveList::new();
             startpos.legal_moves(&mut list);
-            if let Some(&m) = list.iter().next() {
+            if let Some(m) = list.iter().next() {
                 let text = startpos.move_to_uci(m);
                 self.send_move(&text)?;
             }

@@ -57,7 +57,7 @@ fn games(count: usize, plies: usize, seed: u64) -> (String, Vec<String>) {
                 break;
             }
             fens.push(pos.to_fen());
-            let moves = list.as_slice().to_vec();
+            let moves = list.to_vec();
             let letter =
                 |m: fers_core::Move| v.pieces[pos.piece_at(m.from()).kind() as usize].letter;
             let castle: Vec<_> = moves

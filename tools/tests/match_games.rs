@@ -125,7 +125,6 @@ fn replay(pos: &Position, movetext: &str) -> usize {
         pos.legal_moves(&mut list);
         let m = list
             .iter()
-            .copied()
             .find(|&m| to_san(&pos, m) == tok)
             .unwrap_or_else(|| panic!("'{tok}' is not a legal SAN move in {}", pos.to_fen()));
         pos.play(m);

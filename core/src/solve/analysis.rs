@@ -118,7 +118,7 @@ pub fn solve_attack(s: &mut Searcher, root: &Position, stip: Stipulation) -> Vec
     let mut list = MoveList::new();
     root.legal_moves(&mut list);
     let mut out = Vec::new();
-    for &m in list.iter() {
+    for m in list.iter() {
         let child = s.child(root, m);
         let check = child.in_check();
         let replies = s.children(&child);
@@ -173,7 +173,7 @@ fn after_attack(s: &mut Searcher, pos: &Position, n: u32, aim: Aim) -> bool {
 fn winning_lines(s: &mut Searcher, pos: &Position, max: u32, aim: Aim) -> Vec<Line> {
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
-    let children: Vec<(Move, Position)> = list.iter().map(|&m| (m, s.child(pos, m))).collect();
+    let children: Vec<(Move, Position)> = list.iter().map(|m| (m, s.child(pos, m))).collect();
     for k in 1..=max {
         let mut lines = Vec::new();
         for (m, next) in &children {
@@ -223,7 +223,7 @@ fn build_tree(s: &mut Searcher, pos: &Position, n: u32, aim: Aim) -> Tree {
     pos.legal_moves(&mut list);
     let mut defences = Vec::new();
     let mut refutations = Vec::new();
-    for &d in list.iter() {
+    for d in list.iter() {
         let next = s.child(pos, d);
         let check = next.in_check();
         if aim == Aim::SelfMate && s.is_mated(&next) {

@@ -152,7 +152,7 @@ fn principal_line(s: &mut Searcher, root: &Position, n: u32) -> Vec<Move> {
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
         let mut key = None;
-        for &m in list.iter() {
+        for m in list.iter() {
             let next = s.child(&pos, m);
             if s.defend(&next, left) {
                 key = Some((m, next));
@@ -169,7 +169,7 @@ fn principal_line(s: &mut Searcher, root: &Position, n: u32) -> Vec<Move> {
         pos.legal_moves(&mut replies);
         // The reply after which the mate takes longest.
         let mut best: Option<(u32, Move, Position)> = None;
-        for &r in replies.iter() {
+        for r in replies.iter() {
             let after = s.child(&pos, r);
             let k = (1..left).find(|&k| s.attack(&after, k)).unwrap_or(left - 1);
             if best.as_ref().is_none_or(|b| k > b.0) {

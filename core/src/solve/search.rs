@@ -373,7 +373,7 @@ pub(crate) fn legal_children(pos: &Position) -> Vec<(Move, Position)> {
         pos.legal_moves(&mut list);
         return list
             .iter()
-            .map(|&m| {
+            .map(|m| {
                 let mut next = pos.clone();
                 next.play(m);
                 (m, next)
@@ -383,7 +383,7 @@ pub(crate) fn legal_children(pos: &Position) -> Vec<(Move, Position)> {
     let mut pseudo = MoveList::new();
     pos.pseudo_legal_moves(&mut pseudo);
     let mut out = Vec::with_capacity(pseudo.len());
-    for &m in pseudo.iter() {
+    for m in pseudo.iter() {
         let mut next = pos.clone();
         next.play(m);
         if pos.after_move_allows(m, &next) && !next.royal_capturable(next.side_to_move()) {
@@ -406,7 +406,7 @@ pub fn has_legal_move(pos: &Position) -> bool {
     let mut pseudo = MoveList::new();
     pos.pseudo_legal_moves(&mut pseudo);
     let mut one = MoveList::new();
-    for &m in pseudo.iter() {
+    for m in pseudo.iter() {
         one.clear();
         one.push(m);
         pos.filter_legal(&mut one);

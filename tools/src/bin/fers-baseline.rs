@@ -135,7 +135,7 @@ impl Baseline {
         if depth == 0 {
             return self.material(pos);
         }
-        for &m in list.iter() {
+        for m in list.iter() {
             let mut next = pos.clone();
             next.play(m);
             let s = -self.alphabeta(&next, depth - 1, -beta, -alpha, ply + 1);
@@ -154,7 +154,7 @@ impl Baseline {
     fn random_move(&mut self, maximal: bool) -> Option<Move> {
         let mut list = MoveList::new();
         self.pos.legal_moves(&mut list);
-        let texts: Vec<String> = list.iter().map(|&m| self.pos.move_to_uci(m)).collect();
+        let texts: Vec<String> = list.iter().map(|m| self.pos.move_to_uci(m)).collect();
         let pool: Vec<Move> = list
             .iter()
             .zip(&texts)
@@ -162,7 +162,7 @@ impl Baseline {
                 let longer = format!("{t},");
                 !maximal || !texts.iter().any(|o| o.starts_with(&longer))
             })
-            .map(|(&m, _)| m)
+            .map(|(m, _)| m)
             .collect();
         if pool.is_empty() {
             return None;
@@ -186,7 +186,7 @@ impl Baseline {
         self.pos.legal_moves(&mut list);
         let mut best: Vec<Move> = Vec::new();
         let mut best_score = -MATE - 1;
-        for &m in list.iter() {
+        for m in list.iter() {
             let mut next = self.pos.clone();
             next.play(m);
             let depth = self.depth.saturating_sub(1);

@@ -200,7 +200,7 @@ fn walk(args: &[String]) -> ExitCode {
                     ok = false;
                     break;
                 }
-                let m = list.as_slice()[rng.gen_range(0..list.len())];
+                let m = list.get(rng.gen_range(0..list.len()));
                 pos.play(m);
             }
             if ok && !pos.in_check() && pos.count_legal() > 0 {
