@@ -44,6 +44,11 @@ pub struct Capabilities {
     pub null_move: bool,
     /// Orthodox chess exactly, so the chess network applies.
     pub chess_network: bool,
+    /// The pieces on the squares describe the board, so a network whose
+    /// inputs are (colour, kind, square) can be trained and used for the
+    /// variant (`EvalFile`): every square is a square (no holes, which no
+    /// input could show).
+    pub piece_network: bool,
     /// The evaluation's empty-board check pre-filter is exact: every
     /// family is a leaper, rider or pawn, and check is plain.
     pub check_filter: bool,
@@ -61,6 +66,7 @@ impl Capabilities {
         captures_simplify: false,
         null_move: false,
         chess_network: false,
+        piece_network: false,
         check_filter: false,
     };
 }

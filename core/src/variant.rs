@@ -581,8 +581,12 @@ fn derive_capabilities(
         // capture is compulsory and nearly every early position has only
         // captures (each chain prefix one of them): unlimited quiescence
         // would search most of the game tree, so `captures_simplify` stays
-        // off and quiescence keeps its ply limit.
-        return Capabilities::NONE;
+        // off and quiescence keeps its ply limit. The stones on the points
+        // are the whole board, so a network can read it.
+        return Capabilities {
+            piece_network: true,
+            ..Capabilities::NONE
+        };
     }
     let cond = spec.conditions;
     // A vanished start square and skipped holes change the lines: pins,
@@ -643,6 +647,7 @@ fn derive_capabilities(
         ]),
         null_move: royals == 1 && spec.stalemate == StalemateRule::Draw && no_state,
         chess_network,
+        piece_network: !holes,
         check_filter: all_simple && shape_only,
     }
 }

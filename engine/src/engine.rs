@@ -6,6 +6,7 @@
 //! everything first and changes the state only when the whole request is
 //! valid, so a bad command leaves the previous state in place (SPEC 6).
 
+use crate::nnue::{Network, NnueMap};
 use crate::notation::Notation;
 use crate::options::{self, OptionId};
 use crate::search::Reporter;
@@ -16,6 +17,7 @@ use fers_core::{
     perft, variant, Conditions, FenError, Game, Move, MoveError, MoveList, Position, Variant,
 };
 use std::fmt;
+use std::sync::Arc;
 
 /// Deepest `perft` accepted. Far beyond anything that finishes (chess
 /// perft 10 is 7e13 nodes); the bound only turns absurd numbers into an
@@ -88,6 +90,13 @@ pub struct SearchSettings {
     pub use_nnue: bool,
 }
 
+/// The network `EvalFile` loaded, with its path.
+#[derive(Clone, Debug)]
+pub struct LoadedNet {
+    pub path: String,
+    pub net: Arc<Network>,
+}
+
 impl Default for SearchSettings {
     fn default() -> Self {
         SearchSettings {
@@ -129,6 +138,9 @@ pub struct Engine {
     /// Variants derived with conditions, built once each (by base variant
     /// and conditions).
     derived: Vec<(&'static Variant, Conditions, &'static Variant)>,
+    /// `EvalFile`: the network loaded for a variant; searches of that
+    /// variant (same name, board and piece set) use it.
+    eval_net: Option<LoadedNet>,
 }
 
 impl Default for Engine {
@@ -153,6 +165,7 @@ impl Engine {
             base: v,
             conditions: Conditions::NONE,
             derived: Vec::new(),
+            eval_net: None,
         }
     }
 
@@ -184,8 +197,24 @@ impl Engine {
             multipv: s.multipv,
             move_overhead: s.move_overhead,
             use_nnue: s.use_nnue,
+            eval_net: self.eval_net.as_ref().map(|l| l.net.clone()),
         };
         self.pool.go(&self.game, limits, reporter);
+    }
+
+    /// The evaluation tables a search of the current position would use
+    /// (the network of `EvalFile` where it fits, `Use NNUE`).
+    pub fn eval_tables(&self) -> Arc<crate::evaluate::EvalTables> {
+        crate::evaluate::EvalTables::for_search(
+            self.variant,
+            self.search.use_nnue,
+            self.eval_net.as_ref().map(|l| &l.net),
+        )
+    }
+
+    /// The network `EvalFile` loaded, if any.
+    pub fn eval_net(&self) -> Option<&LoadedNet> {
+        self.eval_net.as_ref()
     }
 
     /// Asks the running search (if any) to stop.
@@ -425,6 +454,24 @@ impl Engine {
                         .map(|r| r.map_err(|e| e.to_string()))
                         .collect(),
                 ))
+            }
+            OptionId::EvalFile => {
+                let path = value.unwrap_or("");
+                if path.is_empty() || path == "<empty>" {
+                    self.eval_net = None;
+                    return Ok(OptionEffect::None);
+                }
+                let net = Arc::new(Network::load(path).map_err(EngineError::BadOptionValue)?);
+                // Checked against the variant played now (set `UCI_Variant`
+                // first); nothing changes when it does not fit.
+                NnueMap::with_network(self.variant, net.clone()).map_err(|e| {
+                    EngineError::BadOptionValue(format!("EvalFile '{path}' refused: {e}"))
+                })?;
+                self.eval_net = Some(LoadedNet {
+                    path: path.to_string(),
+                    net,
+                });
+                Ok(OptionEffect::None)
             }
             OptionId::BookFile => {
                 self.book

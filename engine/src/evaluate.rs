@@ -19,7 +19,7 @@
 //! [`PARAMS`], live in `tuned.rs`, written by `fers-tune` from positions
 //! labelled by Stockfish.
 
-use crate::nnue::NnueMap;
+use crate::nnue::{NetError, Network, NnueMap};
 use crate::pawns::{PawnCache, PawnEntry, PawnSide};
 use fers_core::baroque::CaptureStyle;
 use fers_core::geometry::{SquareSet, Topology, MAX_SQUARES, NO_SQ};
@@ -146,8 +146,9 @@ pub struct EvalTables {
     pub params: Params,
     /// Orthodox role (see [`Params::ortho_pst`]) of each kind, on 8x8 only.
     pub ortho_role: Vec<Option<u8>>,
-    /// The learned network's inputs, when the variant is orthodox chess
-    /// (see `nnue.rs`); the search then evaluates with the network.
+    /// The learned network and its inputs: the embedded one when the
+    /// variant is orthodox chess, or one loaded for the variant
+    /// (`EvalFile`, see `nnue.rs`); the search then evaluates with it.
     pub nnue: Option<NnueMap>,
     pub(crate) n: usize,
     /// Middlegame/endgame material value per kind (royal: 0).
@@ -258,6 +259,48 @@ impl EvalTables {
     /// The tables of `v` without the learned network (`Use NNUE false`).
     pub fn classical(v: &'static Variant) -> Arc<EvalTables> {
         Self::cached(v, false)
+    }
+
+    /// The tables of `v` with a network trained for it (`EvalFile`);
+    /// refused when the network is for another variant or piece set. Kept
+    /// while the same network is in use.
+    pub fn with_network(
+        v: &'static Variant,
+        net: &Arc<Network>,
+    ) -> Result<Arc<EvalTables>, NetError> {
+        type Last = parking_lot::Mutex<Option<(usize, Arc<Network>, Arc<EvalTables>)>>;
+        static LAST: OnceLock<Last> = OnceLock::new();
+        let map = NnueMap::with_network(v, net.clone())?;
+        let last = LAST.get_or_init(|| parking_lot::Mutex::new(None));
+        let mut last = last.lock();
+        let key = v as *const Variant as usize;
+        if let Some((k, n, t)) = last.as_ref() {
+            if *k == key && Arc::ptr_eq(n, net) {
+                return Ok(t.clone());
+            }
+        }
+        let mut t = EvalTables::build(v, &PARAMS);
+        t.nnue = Some(map);
+        let t = Arc::new(t);
+        *last = Some((key, net.clone(), t.clone()));
+        Ok(t)
+    }
+
+    /// The tables a search of `v` uses: with the network loaded by
+    /// `EvalFile` when it fits `v`, else with the embedded one where it
+    /// applies; without any network when `use_nnue` is off.
+    pub fn for_search(
+        v: &'static Variant,
+        use_nnue: bool,
+        eval_net: Option<&Arc<Network>>,
+    ) -> Arc<EvalTables> {
+        if !use_nnue {
+            return Self::classical(v);
+        }
+        if let Some(Ok(t)) = eval_net.map(|net| Self::with_network(v, net)) {
+            return t;
+        }
+        Self::for_variant(v)
     }
 
     fn cached(v: &'static Variant, nnue: bool) -> Arc<EvalTables> {

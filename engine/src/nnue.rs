@@ -1,39 +1,49 @@
-//! The learned evaluation of orthodox chess: a small NNUE-style network.
+//! The learned evaluation: a small NNUE-style network for any variant.
 //!
-//! Inputs: 768 per perspective (piece colour relative to the perspective,
-//! six roles, 64 squares, mirrored top to bottom for Black), into
-//! [`HIDDEN`] units shared by both perspectives; squared clipped ReLU; one
-//! output from the side to move's half and the other side's. Weights are
-//! integers (feature layer scaled by [`QA`], output by [`QB`]) trained by
-//! `fers-nnue` (tools) and embedded in the binary.
+//! Inputs per perspective: one per (colour relative to the perspective,
+//! piece kind, square), the squares mirrored top to bottom for Black, so a
+//! variant with `K` kinds on `S` squares has `2 K S` inputs (12x12 and 30
+//! kinds: 8640). They feed [`HIDDEN`] units shared by both perspectives;
+//! squared clipped ReLU; one output from the side to move's half and the
+//! other side's. Weights are integers (feature layer scaled by [`QA`],
+//! output by [`QB`]) trained by `fers-nnue` (tools).
 //!
-//! The network applies to variants with exactly the orthodox pieces and
-//! rules on a plain 8x8 board ([`NnueMap::for_variant`]); every other
-//! variant keeps the hand-written evaluation of `evaluate.rs`.
+//! A network file says what it was trained for ([`NetId`]: the variant's
+//! name, board size, number of kinds and a hash of the piece definitions),
+//! and [`NnueMap::with_network`] refuses a network for another variant or
+//! piece set. Orthodox chess embeds its network (`engine/nets/chess.nnue`,
+//! the older `FERSNN01` format, whose six roles are mapped onto the
+//! variant's kinds); `EvalFile` loads one for the variant being played.
+//! Where no network fits, `evaluate.rs` evaluates by hand.
 //!
 //! The search keeps one accumulator per ply ([`NnueStack`]) with the board
 //! it was computed for. A new evaluation starts from whichever of the
 //! current and the parent ply's accumulators differs from the position in
 //! fewest squares and adds and removes those pieces: no make/unmake hook,
 //! and a stale accumulator (from a sibling subtree) is still exact, only
-//! further away.
+//! further away. The same code serves every variant and network.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use fers_core::geometry::MAX_SQUARES;
+use fers_core::variant::MAX_KINDS;
 use fers_core::{Color, Position, Variant};
 
 /// Hidden units per perspective.
 pub const HIDDEN: usize = 256;
-const INPUTS: usize = 768;
-const QA: i32 = 255;
-const QB: i32 = 64;
+/// Inputs of the chess network (`FERSNN01`): 2 x 6 roles x 64 squares.
+const CHESS_INPUTS: usize = 768;
+pub const QA: i32 = 255;
+pub const QB: i32 = 64;
 /// Output scale: the network's unit is `SCALE` centipawns.
-const SCALE: i32 = 400;
-/// No piece on a square, in the snapshot boards.
-const EMPTY: u8 = 12;
+pub const SCALE: i32 = 400;
+/// No piece on a square, in the snapshot boards (a piece is
+/// `colour << 7 | kind`, and kinds are fewer than 127).
+const EMPTY: u8 = 255;
 /// Beyond this many changed squares a fresh sum is cheaper.
 const MAX_DIFF: usize = 12;
+/// The magic of the general format.
+pub const MAGIC: &[u8; 8] = b"FERSNN02";
 
 static NET_BYTES: &[u8] = include_bytes!("../nets/chess.nnue");
 
@@ -42,7 +52,18 @@ static NET_BYTES: &[u8] = include_bytes!("../nets/chess.nnue");
 pub enum NetError {
     BadMagic,
     WrongHidden(u32),
-    WrongSize { expected: usize, found: usize },
+    WrongSize {
+        expected: usize,
+        found: usize,
+    },
+    /// The header is malformed (a board or a kind count out of range, a
+    /// name that is not UTF-8).
+    BadHeader(String),
+    /// The network was trained for another variant or piece set.
+    Mismatch {
+        network: NetId,
+        variant: NetId,
+    },
 }
 
 impl std::fmt::Display for NetError {
@@ -55,11 +76,104 @@ impl std::fmt::Display for NetError {
             NetError::WrongSize { expected, found } => {
                 write!(f, "network file has {found} bytes, expected {expected}")
             }
+            NetError::BadHeader(why) => write!(f, "bad network header: {why}"),
+            NetError::Mismatch { network, variant } => write!(
+                f,
+                "the network is for {network}, the variant played is {variant}"
+            ),
         }
     }
 }
 
 impl std::error::Error for NetError {}
+
+/// What a network was trained for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetId {
+    /// The variant's name (`UCI_Variant`).
+    pub variant: String,
+    pub files: u8,
+    pub ranks: u8,
+    pub kinds: u8,
+    /// FNV-1a of the board size and of each kind's letter, movement and
+    /// royalty, in the variant's kind order (see [`NetId::of`]).
+    pub pieces: u64,
+}
+
+impl std::fmt::Display for NetId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "'{}' ({}x{}, {} kinds, piece set {:016x})",
+            self.variant, self.files, self.ranks, self.kinds, self.pieces
+        )
+    }
+}
+
+impl NetId {
+    /// The identity of `v`: its name, board, and a hash of the text
+    /// `FxR;` followed by `letter=movement;` per kind (`!` after a royal
+    /// kind's movement), e.g. `8x8;p=pawn;n=leaper(1,2);...;k=...!;`.
+    pub fn of(v: &Variant) -> NetId {
+        let g = &v.geometry;
+        let mut text = format!("{}x{};", g.files, g.ranks);
+        for p in &v.pieces {
+            text += &format!(
+                "{}={}{};",
+                p.letter,
+                p.movement,
+                if p.royal { "!" } else { "" }
+            );
+        }
+        NetId {
+            variant: v.name.clone(),
+            files: g.files,
+            ranks: g.ranks,
+            kinds: v.pieces.len() as u8,
+            pieces: fnv1a(text.as_bytes()),
+        }
+    }
+
+    fn squares(&self) -> usize {
+        self.files as usize * self.ranks as usize
+    }
+
+    /// Inputs per perspective: 2 colours x kinds x squares.
+    pub fn inputs(&self) -> usize {
+        2 * self.kinds as usize * self.squares()
+    }
+
+    /// The header of the general format: the magic, then little-endian
+    /// u32 hidden units, u8 files, ranks, kinds, a zero byte, u64 piece
+    /// hash, u16 name length and the name in UTF-8.
+    pub fn header(&self, hidden: usize) -> Vec<u8> {
+        let mut b = MAGIC.to_vec();
+        b.extend_from_slice(&(hidden as u32).to_le_bytes());
+        b.extend_from_slice(&[self.files, self.ranks, self.kinds, 0]);
+        b.extend_from_slice(&self.pieces.to_le_bytes());
+        b.extend_from_slice(&(self.variant.len() as u16).to_le_bytes());
+        b.extend_from_slice(self.variant.as_bytes());
+        b
+    }
+}
+
+/// Per square (`rank * files + file`), the square mirrored top to bottom.
+fn mirror_table(id: &NetId) -> Vec<u8> {
+    let (files, ranks) = (id.files as usize, id.ranks as usize);
+    (0..files * ranks)
+        .map(|s| ((ranks - 1 - s / files) * files + s % files) as u8)
+        .collect()
+}
+
+/// FNV-1a, 64 bits.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
 
 #[derive(Clone)]
 #[repr(C, align(64))]
@@ -67,6 +181,14 @@ struct Row([i16; HIDDEN]);
 
 /// The network's integer weights.
 pub struct Network {
+    /// What it was trained for (the chess network: `chess`, 8x8, its six
+    /// roles in the order pawn, knight, bishop, rook, queen, king).
+    pub id: NetId,
+    /// Kinds and squares of the inputs.
+    kinds: usize,
+    squares: usize,
+    /// Per square, the square mirrored top to bottom (Black's view).
+    mirror: Vec<u8>,
     ft_w: Vec<Row>,
     ft_b: Row,
     /// Output weights: side to move's half, then the other's.
@@ -74,26 +196,84 @@ pub struct Network {
     out_b: i32,
 }
 
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Network({})", self.id)
+    }
+}
+
+/// Reads little-endian numbers from a byte slice, checked.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], NetError> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let Some(end) = end else {
+            return Err(NetError::BadHeader(
+                "the file ends inside the header".into(),
+            ));
+        };
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+}
+
 impl Network {
-    /// Reads the format `fers-nnue` writes: `FERSNN01`, the hidden size
-    /// (u32), then little-endian i16 feature weights `[768][H]`, feature
-    /// bias `[H]`, output weights `[2H]`, and the output bias as i32.
+    /// Reads a network: the general format (`FERSNN02`: the header of
+    /// [`NetId::header`], then little-endian i16 feature weights
+    /// `[inputs][H]`, feature bias `[H]`, output weights `[2H]`, and the
+    /// output bias as i32), or the chess format `FERSNN01` (the hidden
+    /// size as u32, then the same layout for 768 inputs), whose id is
+    /// orthodox chess with its kinds in role order.
     pub fn parse(bytes: &[u8]) -> Result<Network, NetError> {
-        if bytes.len() < 12 || &bytes[..8] != b"FERSNN01" {
+        if bytes.len() < 12 {
             return Err(NetError::BadMagic);
         }
         let h = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+        let (id, at) = match &bytes[..8] {
+            b"FERSNN01" => (Self::chess_id(), 12),
+            m if m == MAGIC => {
+                let mut r = Reader { bytes, at: 12 };
+                let dims = r.take(4)?.to_vec();
+                let pieces = u64::from_le_bytes(r.take(8)?.try_into().expect("8 bytes"));
+                let len = u16::from_le_bytes(r.take(2)?.try_into().expect("2 bytes"));
+                let name = std::str::from_utf8(r.take(len as usize)?)
+                    .map_err(|_| NetError::BadHeader("the variant name is not UTF-8".into()))?
+                    .to_string();
+                let (files, ranks, kinds) = (dims[0], dims[1], dims[2]);
+                if !(1..=12).contains(&files) || !(1..=12).contains(&ranks) {
+                    return Err(NetError::BadHeader(format!("board {files}x{ranks}")));
+                }
+                if kinds == 0 || kinds as usize > MAX_KINDS {
+                    return Err(NetError::BadHeader(format!("{kinds} kinds")));
+                }
+                let id = NetId {
+                    variant: name,
+                    files,
+                    ranks,
+                    kinds,
+                    pieces,
+                };
+                (id, r.at)
+            }
+            _ => return Err(NetError::BadMagic),
+        };
         if h as usize != HIDDEN {
             return Err(NetError::WrongHidden(h));
         }
-        let expected = 12 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+        let inputs = id.inputs();
+        let expected = at + 2 * (inputs * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
         if bytes.len() != expected {
             return Err(NetError::WrongSize {
                 expected,
                 found: bytes.len(),
             });
         }
-        let mut at = 12;
+        let mut at = at;
         let mut row = || {
             let mut r = Row([0; HIDDEN]);
             for x in r.0.iter_mut() {
@@ -102,11 +282,15 @@ impl Network {
             }
             r
         };
-        let ft_w = (0..INPUTS).map(|_| row()).collect();
+        let ft_w = (0..inputs).map(|_| row()).collect();
         let ft_b = row();
         let out_w = [row(), row()];
         let out_b = i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
         Ok(Network {
+            kinds: id.kinds as usize,
+            squares: id.squares(),
+            mirror: mirror_table(&id),
+            id,
             ft_w,
             ft_b,
             out_w,
@@ -114,10 +298,73 @@ impl Network {
         })
     }
 
-    /// The embedded network (parsed once).
-    pub fn embedded() -> Option<&'static Network> {
-        static NET: OnceLock<Option<Network>> = OnceLock::new();
-        NET.get_or_init(|| Network::parse(NET_BYTES).ok()).as_ref()
+    /// The id a `FERSNN01` file stands for: orthodox chess, its kinds in
+    /// role order.
+    fn chess_id() -> NetId {
+        let mut id = NetId::of(fers_core::variant::chess());
+        id.kinds = (CHESS_INPUTS / 128) as u8;
+        id
+    }
+
+    /// Writes the network in the general format (the inverse of
+    /// [`Network::parse`] for `FERSNN02`).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = self.id.header(HIDDEN);
+        for r in self
+            .ft_w
+            .iter()
+            .chain([&self.ft_b, &self.out_w[0], &self.out_w[1]])
+        {
+            for x in r.0 {
+                b.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        b.extend_from_slice(&self.out_b.to_le_bytes());
+        b
+    }
+
+    /// A network for `id` whose feature weight of (own colour or not,
+    /// kind, square) in hidden unit `j` is `ft(own, kind, square, j)`, no
+    /// feature bias, output weight `out` on the side to move's half and
+    /// `-out` on the other's. For tests and hand-made starting points.
+    pub fn from_fn(id: NetId, ft: impl Fn(bool, usize, usize, usize) -> i16, out: i16) -> Network {
+        let (kinds, squares) = (id.kinds as usize, id.squares());
+        let mut ft_w = Vec::with_capacity(id.inputs());
+        for other in 0..2 {
+            for kind in 0..kinds {
+                for sq in 0..squares {
+                    let mut r = Row([0; HIDDEN]);
+                    for (j, x) in r.0.iter_mut().enumerate() {
+                        *x = ft(other == 0, kind, sq, j);
+                    }
+                    ft_w.push(r);
+                }
+            }
+        }
+        Network {
+            kinds,
+            squares,
+            mirror: mirror_table(&id),
+            id,
+            ft_w,
+            ft_b: Row([0; HIDDEN]),
+            out_w: [Row([out; HIDDEN]), Row([-out; HIDDEN])],
+            out_b: 0,
+        }
+    }
+
+    /// The embedded chess network (parsed once).
+    pub fn embedded() -> Option<Arc<Network>> {
+        static NET: OnceLock<Option<Arc<Network>>> = OnceLock::new();
+        NET.get_or_init(|| Network::parse(NET_BYTES).ok().map(Arc::new))
+            .clone()
+    }
+
+    /// Reads a network file (`EvalFile`).
+    pub fn load(path: &str) -> Result<Network, String> {
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read network file '{path}': {e}"))?;
+        Network::parse(&bytes).map_err(|e| format!("network file '{path}': {e}"))
     }
 
     /// Score in centipawns for the side to move, from the two perspectives'
@@ -134,25 +381,39 @@ impl Network {
         (sum / QA + self.out_b) * SCALE / (QA * QB)
     }
 
+    /// Input index of `piece` (`colour << 7 | kind`) on network square
+    /// `sq` from perspective `view` (0 White, 1 Black).
+    #[inline]
+    fn feature(&self, view: usize, piece: u8, sq: usize) -> usize {
+        let colour = (piece >> 7) as usize;
+        let kind = (piece & 0x7f) as usize;
+        let rel = if view == 0 {
+            sq
+        } else {
+            self.mirror[sq] as usize
+        };
+        (((colour != view) as usize) * self.kinds + kind) * self.squares + rel
+    }
+
     fn add(&self, acc: &mut [Row; 2], piece: u8, sq: usize) {
         for (view, a) in acc.iter_mut().enumerate() {
-            let row = &self.ft_w[feature(view, piece, sq)].0;
+            let row = &self.ft_w[self.feature(view, piece, sq)].0;
             for (x, w) in a.0.iter_mut().zip(row.iter()) {
-                *x += w;
+                *x = x.wrapping_add(*w);
             }
         }
     }
 
     fn sub(&self, acc: &mut [Row; 2], piece: u8, sq: usize) {
         for (view, a) in acc.iter_mut().enumerate() {
-            let row = &self.ft_w[feature(view, piece, sq)].0;
+            let row = &self.ft_w[self.feature(view, piece, sq)].0;
             for (x, w) in a.0.iter_mut().zip(row.iter()) {
-                *x -= w;
+                *x = x.wrapping_sub(*w);
             }
         }
     }
 
-    fn refresh(&self, acc: &mut [Row; 2], board: &[u8; 64]) {
+    fn refresh(&self, acc: &mut [Row; 2], board: &[u8]) {
         acc[0] = self.ft_b.clone();
         acc[1] = self.ft_b.clone();
         for (sq, &p) in board.iter().enumerate() {
@@ -163,29 +424,29 @@ impl Network {
     }
 }
 
-/// Input index of `piece` (colour * 6 + role) on `sq` (a1 = 0, h8 = 63)
-/// from perspective `view` (0 White, 1 Black).
-#[inline]
-fn feature(view: usize, piece: u8, sq: usize) -> usize {
-    let colour = piece as usize / 6;
-    let role = piece as usize % 6;
-    let rel = if view == 0 { sq } else { sq ^ 56 };
-    ((colour != view) as usize) * 384 + role * 64 + rel
+/// How a variant's kinds and squares map onto a network's inputs, with
+/// the network.
+#[derive(Clone)]
+pub struct NnueMap {
+    net: Arc<Network>,
+    /// The network's kind per variant kind.
+    kind: Vec<u8>,
+    /// Network square per board square.
+    sq: Box<[u8; MAX_SQUARES]>,
+    /// Squares of the board (and of the network).
+    squares: usize,
 }
 
-/// How a variant's kinds and squares map onto the network's inputs.
-#[derive(Clone, Debug)]
-pub struct NnueMap {
-    /// Role (0 pawn .. 5 king) per kind.
-    role: Vec<u8>,
-    /// Network square (0..64) per board square.
-    sq: Box<[u8; MAX_SQUARES]>,
+impl std::fmt::Debug for NnueMap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "NnueMap({})", self.net.id)
+    }
 }
 
 impl NnueMap {
-    /// The map when `v` is orthodox chess (its six pieces, with `roles`
-    /// from their movements, on a plain 8x8 board with the orthodox rules)
-    /// and the embedded network loads; `None` otherwise.
+    /// The embedded chess network's map when `v` is orthodox chess (its six
+    /// pieces, with `roles` from their movements, on a plain 8x8 board
+    /// with the orthodox rules) and the network loads; `None` otherwise.
     pub fn for_variant(v: &Variant, roles: &[Option<u8>]) -> Option<NnueMap> {
         // The core decides whether this is orthodox chess exactly
         // (`Capabilities::chess_network`): no condition, the six pieces,
@@ -193,34 +454,69 @@ impl NnueMap {
         if !v.caps.chess_network || roles.len() != 6 {
             return None;
         }
-        let g = &v.geometry;
-        let mut role = Vec::with_capacity(6);
+        let mut kind = Vec::with_capacity(6);
         let mut seen = 0u8;
         for r in roles {
             let r = (*r)?;
             seen |= 1 << r;
-            role.push(r);
+            kind.push(r);
         }
         if seen != 0b11_1111 {
             return None;
         }
-        Network::embedded()?;
-        let mut sq = Box::new([0u8; MAX_SQUARES]);
-        for file in 0..8 {
-            for rank in 0..8 {
-                sq[g.square(file, rank) as usize] = rank * 8 + file;
-            }
-        }
-        Some(NnueMap { role, sq })
+        Some(Self::new(v, Network::embedded()?, kind))
     }
 
-    fn board(&self, pos: &Position) -> [u8; 64] {
-        let mut b = [EMPTY; 64];
+    /// The map of a network trained for `v` (an `EvalFile`): refused when
+    /// the network names another variant, board or piece set, or when the
+    /// core's capability set says the board's pieces do not describe the
+    /// position (`Capabilities::piece_network`).
+    pub fn with_network(v: &Variant, net: Arc<Network>) -> Result<NnueMap, NetError> {
+        let want = NetId::of(v);
+        if net.id != want {
+            return Err(NetError::Mismatch {
+                network: net.id.clone(),
+                variant: want,
+            });
+        }
+        if !v.caps.piece_network {
+            return Err(NetError::BadHeader(format!(
+                "'{}' has squares the inputs cannot show (holes): no network applies",
+                v.name
+            )));
+        }
+        let kind = (0..v.pieces.len() as u8).collect();
+        Ok(Self::new(v, net, kind))
+    }
+
+    fn new(v: &Variant, net: Arc<Network>, kind: Vec<u8>) -> NnueMap {
+        let g = &v.geometry;
+        let mut sq = Box::new([0u8; MAX_SQUARES]);
+        for file in 0..g.files {
+            for rank in 0..g.ranks {
+                sq[g.square(file, rank) as usize] = rank * g.files + file;
+            }
+        }
+        NnueMap {
+            net,
+            kind,
+            sq,
+            squares: g.num_squares(),
+        }
+    }
+
+    /// What the network was trained for.
+    pub fn id(&self) -> &NetId {
+        &self.net.id
+    }
+
+    fn board(&self, pos: &Position) -> [u8; MAX_SQUARES] {
+        let mut b = [EMPTY; MAX_SQUARES];
         for c in [Color::White, Color::Black] {
-            let base = c.index() as u8 * 6;
+            let base = (c.index() as u8) << 7;
             for s in pos.occupied(c).iter() {
                 let k = pos.piece_at(s).kind() as usize;
-                b[self.sq[s as usize] as usize] = base + self.role[k];
+                b[self.sq[s as usize] as usize] = base | self.kind[k];
             }
         }
         b
@@ -229,18 +525,16 @@ impl NnueMap {
 
 /// Evaluates `pos` from scratch (for callers outside the search).
 pub fn evaluate(pos: &Position, map: &NnueMap) -> i32 {
-    let Some(net) = Network::embedded() else {
-        return 0;
-    };
+    let net = &*map.net;
     let mut acc = [net.ft_b.clone(), net.ft_b.clone()];
-    net.refresh(&mut acc, &map.board(pos));
+    net.refresh(&mut acc, &map.board(pos)[..map.squares]);
     net.output(&acc, pos.side_to_move())
 }
 
 #[derive(Clone)]
 struct Slot {
     acc: [Row; 2],
-    board: [u8; 64],
+    board: [u8; MAX_SQUARES],
     valid: bool,
 }
 
@@ -253,7 +547,7 @@ impl NnueStack {
     pub fn new(plies: usize) -> NnueStack {
         let slot = Slot {
             acc: [Row([0; HIDDEN]), Row([0; HIDDEN])],
-            board: [EMPTY; 64],
+            board: [EMPTY; MAX_SQUARES],
             valid: false,
         };
         NnueStack {
@@ -261,25 +555,25 @@ impl NnueStack {
         }
     }
 
-    /// Forgets every accumulator (a new position or game).
+    /// Forgets every accumulator (a new position, game or network).
     pub fn clear(&mut self) {
         for s in &mut self.slots {
             s.valid = false;
         }
     }
 
-    /// Evaluates `pos` at `ply`, updating that ply's accumulator.
+    /// Evaluates `pos` at `ply`, updating that ply's accumulator. The
+    /// stack must be cleared when the map changes (a new search does).
     pub fn evaluate(&mut self, pos: &Position, map: &NnueMap, ply: usize) -> i32 {
-        let Some(net) = Network::embedded() else {
-            return 0;
-        };
+        let net = &*map.net;
+        let n = map.squares;
         let ply = ply.min(self.slots.len() - 1);
         let board = map.board(pos);
         let diff = |s: &Slot| {
             if s.valid {
-                s.board
+                s.board[..n]
                     .iter()
-                    .zip(board.iter())
+                    .zip(board[..n].iter())
                     .filter(|(a, b)| a != b)
                     .count()
             } else {
@@ -295,7 +589,7 @@ impl NnueStack {
         let from = if parent < here { ply - 1 } else { ply };
         if here.min(parent) > MAX_DIFF {
             let slot = &mut self.slots[ply];
-            net.refresh(&mut slot.acc, &board);
+            net.refresh(&mut slot.acc, &board[..n]);
         } else {
             if from != ply {
                 let (lo, hi) = self.slots.split_at_mut(ply);
@@ -303,7 +597,7 @@ impl NnueStack {
                 hi[0].board = lo[ply - 1].board;
             }
             let slot = &mut self.slots[ply];
-            for (sq, &new) in board.iter().enumerate() {
+            for (sq, &new) in board[..n].iter().enumerate() {
                 let old = slot.board[sq];
                 if old != new {
                     if old != EMPTY {
@@ -432,5 +726,188 @@ mod tests {
         assert!(up > 500, "white a queen up, white to move: {up}");
         let down = at("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
         assert!(down < -500, "black a queen down, black to move: {down}");
+    }
+
+    fn example(name: &str) -> &'static Variant {
+        let mut reg = Registry::new();
+        for r in reg.load("examples.ini", include_str!("../../variants/examples.ini")) {
+            r.expect("example variants load");
+        }
+        reg.get(name).expect("example variant")
+    }
+
+    /// Capablanca's kinds: p n b r q k a c (the file's order).
+    fn capablanca() -> &'static Variant {
+        example("capablanca")
+    }
+
+    /// A tiny material network for `v`: every hidden unit adds 3 x the
+    /// piece's value in pawns for the perspective's own pieces (pawn 1,
+    /// knight 3, ... by `values`) and nothing for the other side's, so a
+    /// half's accumulator is 3 x its material.
+    fn material_net(v: &Variant, values: &[i16]) -> Network {
+        let values = values.to_vec();
+        Network::from_fn(
+            NetId::of(v),
+            move |own, kind, _sq, _j| if own { 3 * values[kind] } else { 0 },
+            8,
+        )
+    }
+
+    /// A network with pseudo-random weights per input and unit.
+    fn random_net(v: &Variant, seed: u64) -> Network {
+        Network::from_fn(
+            NetId::of(v),
+            move |own, kind, sq, j| {
+                let x = fnv1a(&[own as u8, kind as u8, sq as u8, j as u8, seed as u8]);
+                (x % 61) as i16 - 30
+            },
+            5,
+        )
+    }
+
+    /// A network for Capablanca chess, written to bytes, read back,
+    /// accepted for Capablanca and evaluating material: level (exactly 0,
+    /// the position is symmetric) at the start, a chancellor up is winning
+    /// for either side to move.
+    #[test]
+    fn fairy_network_round_trips_loads_and_evaluates() {
+        let v = capablanca();
+        let net = material_net(v, &[1, 3, 3, 5, 9, 0, 7, 8]);
+        let bytes = net.to_bytes();
+        assert_eq!(&bytes[..8], MAGIC);
+        let back = Network::parse(&bytes).expect("own format reads back");
+        assert_eq!(back.id, NetId::of(v));
+        assert_eq!(back.id.inputs(), 2 * 8 * 80);
+        assert_eq!(back.to_bytes(), bytes);
+        let map = NnueMap::with_network(v, Arc::new(back)).expect("fits Capablanca");
+        let at = |fen: &str| evaluate(&Position::from_fen(v, fen).expect("valid FEN"), &map);
+        assert_eq!(at(&v.start_fen), 0);
+        // Without Black's chancellor (c on i8): by hand, White's material
+        // is 10 + 2x3 + 2x3 + 2x5 + 9 + 7 + 8 = 56 pawns, so its half is
+        // 3 x 56 = 168 and Black's 3 x 48 = 144; each of the 256 units gives
+        // 8 (168² - 144²) = 59 904 for White to move, so (integer division)
+        // 256 x 59 904 / 255 = 60 138, x 400 / (255 x 64) = 1473 centipawns.
+        let up = "rnabqkb1nr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1";
+        assert_eq!(at(up), 1473);
+        let down = "rnabqkb1nr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR b KQkq - 0 1";
+        assert_eq!(at(down), -1473);
+    }
+
+    /// A network is refused for another variant, another piece set or a
+    /// damaged header, and where the capability set says no network
+    /// applies (Wormhole's holes).
+    #[test]
+    fn mismatched_networks_are_refused() {
+        let capa = capablanca();
+        let chess = fers_core::variant::chess();
+        let net = Arc::new(material_net(capa, &[1, 3, 3, 5, 9, 0, 7, 8]));
+        let err = NnueMap::with_network(chess, net.clone()).unwrap_err();
+        assert!(matches!(err, NetError::Mismatch { .. }), "{err:?}");
+        let text = err.to_string();
+        assert!(text.contains("'capablanca' (10x8, 8 kinds"), "{text}");
+        assert!(text.contains("'chess' (8x8, 6 kinds"), "{text}");
+        // Same name and board, another piece set: the hash differs.
+        let mut bytes = net.to_bytes();
+        bytes[16] ^= 1;
+        let other = Arc::new(Network::parse(&bytes).expect("well formed"));
+        assert!(matches!(
+            NnueMap::with_network(capa, other),
+            Err(NetError::Mismatch { .. })
+        ));
+        // A variant file's piece set: a file variant named like the
+        // network but with a knight for an archbishop does not fit.
+        let mut reg = Registry::new();
+        let file = "[capablanca:chess]\nfiles = 10\npiece.a = knight\npiece.c = betza:RN\n\
+                    start = rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1\n\
+                    promotion = q r b n a c\ncastlingKingsideFile = i\ncastlingQueensideFile = c\n";
+        for r in reg.load("other.ini", file) {
+            r.expect("loads");
+        }
+        let lookalike = reg.get("capablanca").expect("loaded");
+        assert_eq!(NetId::of(lookalike).variant, "capablanca");
+        assert!(NnueMap::with_network(lookalike, net.clone()).is_err());
+        // Damaged or foreign files.
+        assert_eq!(
+            Network::parse(&bytes[..20])
+                .err()
+                .map(|e| matches!(e, NetError::BadHeader(_))),
+            Some(true)
+        );
+        let mut big = net.to_bytes();
+        big[12] = 13;
+        assert!(matches!(Network::parse(&big), Err(NetError::BadHeader(_))));
+        let mut short = net.to_bytes();
+        short.pop();
+        assert!(matches!(
+            Network::parse(&short),
+            Err(NetError::WrongSize { .. })
+        ));
+        // Wormhole: holes are no input, so no network applies.
+        let w = fers_core::variant::builtin("wormhole").expect("built in");
+        assert!(!w.caps.piece_network);
+        let wnet = Arc::new(material_net(w, &vec![1; w.pieces.len()]));
+        assert!(NnueMap::with_network(w, wnet).is_err());
+    }
+
+    /// Incremental updates equal a fresh sum along random games of
+    /// Capablanca (10x8) and of a 12x12 variant with 11 kinds.
+    #[test]
+    fn incremental_equals_fresh_in_fairy_variants() {
+        for (v, seed) in [(capablanca(), 1u64), (example("grand-leapers"), 2)] {
+            let map = NnueMap::with_network(v, Arc::new(random_net(v, seed))).expect("fits");
+            let mut stack = NnueStack::new(16);
+            let mut rng = 0x9E37_79B9_7F4A_7C15u64 ^ seed;
+            let mut checked = 0;
+            for _game in 0..12 {
+                let mut pos = Position::from_fen(v, &v.start_fen).expect("start");
+                let mut ply = 0usize;
+                for step in 0..100 {
+                    assert_eq!(
+                        stack.evaluate(&pos, &map, ply),
+                        evaluate(&pos, &map),
+                        "{} {}",
+                        v.name,
+                        pos.to_fen()
+                    );
+                    checked += 1;
+                    if !crate::test_util::play_random(&mut pos, &mut rng) {
+                        break;
+                    }
+                    ply = if step % 3 == 2 {
+                        ply.saturating_sub(1)
+                    } else {
+                        (ply + 1) % 16
+                    };
+                }
+            }
+            assert!(checked > 600, "{}: only {checked} positions", v.name);
+        }
+    }
+
+    /// The embedded chess network read as the general network: the
+    /// `FERSNN01` file has chess's id, and written in the general format
+    /// and read back it evaluates exactly as before.
+    #[test]
+    fn chess_network_in_the_general_format() {
+        let v = fers_core::variant::chess();
+        let net = Network::embedded().expect("embedded");
+        assert_eq!(net.id, NetId::of(v));
+        let again = Arc::new(Network::parse(&net.to_bytes()).expect("reads back"));
+        let loaded = NnueMap::with_network(v, again).expect("fits chess");
+        let map = chess_map();
+        let mut pos = Position::startpos(v);
+        let mut rng = 7u64;
+        for _ in 0..60 {
+            assert_eq!(
+                evaluate(&pos, &loaded),
+                evaluate(&pos, &map),
+                "{}",
+                pos.to_fen()
+            );
+            if !crate::test_util::play_random(&mut pos, &mut rng) {
+                break;
+            }
+        }
     }
 }

@@ -35,6 +35,9 @@ pub enum OptionId {
     /// Evaluate orthodox chess with the learned network (else the
     /// hand-written evaluation).
     UseNnue,
+    /// A network file trained for the variant played (`fers-nnue`);
+    /// empty: the embedded network where one applies.
+    EvalFile,
     /// Play book moves while the position is in the book.
     OwnBook,
     /// The book: Polyglot `.bin` or fers book, told apart by content.
@@ -185,6 +188,13 @@ pub fn definitions_with(variants: &[String]) -> Vec<OptionDef> {
             id: OptionId::UseNnue,
             name: "Use NNUE",
             kind: OptionKind::Check { default: true },
+        },
+        OptionDef {
+            id: OptionId::EvalFile,
+            name: "EvalFile",
+            kind: OptionKind::String {
+                default: String::new(),
+            },
         },
         OptionDef {
             id: OptionId::OwnBook,

@@ -33,6 +33,8 @@ pub struct SearchOptions {
     pub move_overhead: u64,
     /// `Use NNUE`: the learned evaluation where the variant has one.
     pub use_nnue: bool,
+    /// The network loaded by `EvalFile`, used where it fits the variant.
+    pub eval_net: Option<Arc<crate::nnue::Network>>,
 }
 
 impl Default for SearchOptions {
@@ -42,6 +44,7 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead: 30,
             use_nnue: true,
+            eval_net: None,
         }
     }
 }
@@ -277,10 +280,7 @@ fn run_job(
         print_bestmove,
         clear_memory: _,
     } = job;
-    let mut eval = EvalTables::for_variant(root.variant());
-    if !options.use_nnue && eval.nnue.is_some() {
-        eval = EvalTables::classical(root.variant());
-    }
+    let eval = EvalTables::for_search(root.variant(), options.use_nnue, options.eval_net.as_ref());
     let searchmoves: Vec<Move> = limits
         .searchmoves
         .iter()

@@ -20,7 +20,7 @@
 //! command words behave the same whichever parser reads the rest.
 
 use crate::engine::{Engine, OptionEffect, StartPos};
-use crate::evaluate::{evaluate, EvalTables};
+use crate::evaluate::evaluate;
 use crate::events::{line_text, BookNote, Bound, Score, SearchEvent, SearchInfo};
 use crate::nnue;
 use crate::notation::Notation;
@@ -622,11 +622,12 @@ impl<W: Write> Uci<W> {
         self.out.write_all(text.as_bytes())
     }
 
-    /// Prints the hand-written and (for chess) the network evaluation, in
-    /// centipawns for the side to move.
+    /// Prints the hand-written and the network evaluation (the network a
+    /// search would use: `EvalFile`'s where it fits, else the embedded one
+    /// for chess), in centipawns for the side to move.
     fn eval(&mut self) -> io::Result<()> {
+        let t = self.engine.eval_tables();
         let pos = self.engine.position();
-        let t = EvalTables::for_variant(pos.variant());
         let mut text = format!(
             "Classical evaluation: {} (side to move)\n",
             evaluate(pos, &t)
@@ -634,8 +635,9 @@ impl<W: Write> Uci<W> {
         match &t.nnue {
             Some(map) => {
                 text += &format!(
-                    "NNUE evaluation: {} (side to move)\n",
-                    nnue::evaluate(pos, map)
+                    "NNUE evaluation: {} (side to move; network for {})\n",
+                    nnue::evaluate(pos, map),
+                    map.id()
                 )
             }
             None => text += "NNUE evaluation: none for this variant\n",
@@ -1109,6 +1111,80 @@ mod tests {
         assert_eq!(out, "");
         let out = session(&["setoption name NoSuchOption value 16"]);
         assert_eq!(out, "info string error: unknown option 'NoSuchOption'\n");
+    }
+
+    /// `EvalFile` loads a network trained for the variant played (here a
+    /// hand-made Capablanca network), refuses one for another variant with
+    /// an `info string` and leaves the engine as it was, and a search then
+    /// evaluates with it.
+    #[test]
+    fn eval_file_loads_a_fitting_network_and_refuses_others() {
+        use crate::nnue::{NetId, Network};
+        let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../variants/examples.ini");
+        let mut reg = fers_core::registry::Registry::new();
+        for r in reg.load(
+            "examples.ini",
+            &std::fs::read_to_string(examples).expect("examples"),
+        ) {
+            r.expect("loads");
+        }
+        let capa = reg.get("capablanca").expect("capablanca");
+        let net = Network::from_fn(
+            NetId::of(capa),
+            |own, k, _, _| if own { k as i16 * 3 } else { 0 },
+            4,
+        );
+        let path = std::env::temp_dir().join(format!("fers-evalfile-{}.nnue", std::process::id()));
+        std::fs::write(&path, net.to_bytes()).expect("temp file");
+        let path = path.display().to_string();
+        let mut uci = Uci::new(Vec::new());
+        for l in [
+            format!("setoption name EvalFile value {path}"),
+            "eval".to_string(),
+            format!("setoption name VariantPath value {examples}"),
+            "setoption name UCI_Variant value capablanca".to_string(),
+            "eval".to_string(),
+            format!("setoption name EvalFile value {path}"),
+            "eval".to_string(),
+            "go depth 3".to_string(),
+        ] {
+            uci.handle_line(&l).expect("Vec output");
+        }
+        uci.wait_for_search().expect("Vec output");
+        let _ = std::fs::remove_file(&path);
+        let out = String::from_utf8(uci.output().clone()).expect("UTF-8");
+        let refused = out
+            .lines()
+            .find(|l| l.contains("refused"))
+            .unwrap_or_else(|| panic!("no refusal in\n{out}"));
+        assert!(refused.starts_with("info string error: "), "{out}");
+        assert!(
+            refused.contains("the network is for 'capablanca' (10x8, 8 kinds")
+                && refused.contains("the variant played is 'chess'"),
+            "{refused}"
+        );
+        // Refused: chess keeps its embedded network.
+        let evals: Vec<&str> = out
+            .lines()
+            .filter(|l| l.starts_with("NNUE evaluation"))
+            .collect();
+        assert_eq!(evals.len(), 3, "{out}");
+        assert!(evals[0].contains("network for 'chess'"), "{out}");
+        assert!(evals[1].contains("none for this variant"), "{out}");
+        assert!(evals[2].contains("network for 'capablanca'"), "{out}");
+        assert_eq!(out.matches("info string error").count(), 1, "{out}");
+        assert!(
+            out.lines().last().unwrap_or("").starts_with("bestmove "),
+            "{out}"
+        );
+        let mut uci = Uci::new(Vec::new());
+        uci.handle_line("setoption name EvalFile value /nonexistent/x.nnue")
+            .expect("Vec output");
+        let out = String::from_utf8(uci.output().clone()).expect("UTF-8");
+        assert!(
+            out.contains("info string error: cannot read network file"),
+            "{out}"
+        );
     }
 
     #[test]
