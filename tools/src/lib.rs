@@ -13,6 +13,7 @@ pub mod adjudication;
 pub mod book_cli;
 pub mod engine;
 pub mod match_cli;
+pub mod nnue_data;
 pub mod openings;
 pub mod perft_compare;
 pub mod pgn;

@@ -1,29 +1,51 @@
-//! fers-nnue: trains the chess evaluation network of `engine/src/nnue.rs`.
+//! fers-nnue: trains the evaluation networks of `engine/src/nnue.rs`, for
+//! orthodox chess or any other variant, and makes their data.
 //!
-//! Usage: `fers-nnue OUT.bin DATA... [-epochs N] [-hidden H] [-threads T]
-//! [-lr X] [-batch B] [-seed S]`
+//! Usage:
+//! - `fers-nnue -selfplay OUT [-variant V] [-variantfile F] [-games N]
+//!   [-nodes K] [-random R] [-maxplies P] [-seed S] [-evalfile NET]`:
+//!   self-play data (`FEN;cp;result` lines, `fers_tools::nnue_data`), with
+//!   a progress bar;
+//! - `fers-nnue OUT.nnue DATA... [-variant V] [-variantfile F] [-lambda L]
+//!   [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S]`:
+//!   training and quantisation;
+//! - `fers-nnue -walk IN OUT PER SEED`: random walks from chess positions
+//!   (positions for a stronger engine to label).
 //!
-//! Each DATA line is `FEN;cp`, the score in centipawns from White's view
-//! (the files `fers-tune` reads). The network is 768 inputs per side (colour
-//! relative to the perspective, six kinds, 64 squares, mirrored for Black)
-//! into `H` hidden units shared by both perspectives, squared clipped ReLU,
-//! and one output from the side to move's half followed by the other side's.
-//! The loss compares `sigmoid(out)` with `sigmoid(cp / 400)`; Adam. 2% of
-//! the positions as given are held out first (drawn with `-seed`) and their
-//! loss printed each epoch; only then are the training positions augmented:
-//! those without castling rights are also used mirrored (a- and h-files
-//! swapped). Splitting before augmenting keeps every mirror twin on the side
-//! of its original, so the held-out loss is not flattered by positions whose
-//! twin was trained on. The weights are written quantised, in the format
-//! `fers_engine::nnue` loads.
+//! Each DATA line is `FEN;cp` or `FEN;cp;result`, the score in centipawns
+//! and the result (1, 0.5, 0) from White's view (the files `fers-tune`
+//! reads, and those `-selfplay` writes). The target is
+//! `(1 - L) sigmoid(cp / 400) + L result` for lines with a result (`L` from
+//! `-lambda`, default 0), else `sigmoid(cp / 400)`. The network has
+//! `2 x kinds x squares` inputs per side (colour relative to the
+//! perspective, the variant's kinds, its squares mirrored top to bottom for
+//! Black) into `H` hidden units shared by both perspectives, squared
+//! clipped ReLU, and one output from the side to move's half followed by
+//! the other side's. The loss compares `sigmoid(out)` with the target;
+//! Adam. 2% of the positions as given are held out first (drawn with
+//! `-seed`) and their loss printed each epoch; only then are the training
+//! positions augmented: in chess, those without castling rights are also
+//! used mirrored (a- and h-files swapped). Splitting before augmenting
+//! keeps every mirror twin on the side of its original, so the held-out
+//! loss is not flattered by positions whose twin was trained on. The
+//! weights are written quantised: for built-in chess in the `FERSNN01`
+//! format of the embedded network, for any other variant in `FERSNN02`,
+//! whose header names the variant, board and piece set (`EvalFile` refuses
+//! it for any other).
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::ExitCode;
 
+use std::sync::Arc;
+
+use fers_core::variant::Variant;
+use fers_core::{Color, Position};
+use fers_engine::nnue::{NetId, Network, NnueMap, HIDDEN};
+use fers_tools::match_cli::resolve_variant;
+use fers_tools::nnue_data::{self, DataGen};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
-const INPUTS: usize = 768;
 const SCALE: f32 = 400.0;
 const QA: f32 = 255.0;
 const QB: f32 = 64.0;
@@ -31,57 +53,72 @@ const CLIP: f32 = 1.98;
 
 #[derive(Clone, Debug, PartialEq)]
 struct Sample {
-    /// Feature indices from the side to move's view, then the other's.
-    feats: [[u16; 32]; 2],
-    n: u8,
+    /// Feature indices from the side to move's view (the first `n`), then
+    /// the other's.
+    feats: Vec<u16>,
+    n: u16,
     target: f32,
 }
 
-/// Parses `FEN;cp`; `None` for a line that is not one. `mirror` swaps the
-/// a- and h-files (the same evaluation when nobody may castle).
-fn parse(line: &str, mirror: bool) -> Option<Sample> {
-    let (fen, cp) = line.split_once(';')?;
-    let cp: f32 = cp.trim().parse().ok()?;
-    let mut fields = fen.split_whitespace();
-    let board = fields.next()?;
-    let white = match fields.next()? {
-        "w" => true,
-        "b" => false,
-        _ => return None,
+/// Parses `FEN;cp` or `FEN;cp;result` in variant `v`; `None` for a line
+/// that is not one. `mirror` swaps the files (a and h in chess: the same
+/// evaluation when nobody may castle). `lambda` weighs the result.
+fn parse(v: &'static Variant, line: &str, mirror: bool, lambda: f32) -> Option<Sample> {
+    let mut parts = line.split(';');
+    let fen = parts.next()?;
+    let cp: f32 = parts.next()?.trim().parse().ok()?;
+    let result: Option<f32> = match parts.next() {
+        Some(r) => Some(r.trim().parse().ok().filter(|r| (0.0..=1.0).contains(r))?),
+        None => None,
     };
-    let mut s = Sample {
-        feats: [[0; 32]; 2],
-        n: 0,
-        target: 0.0,
-    };
-    let (mut file, mut rank) = (0usize, 7usize);
-    for ch in board.chars() {
-        match ch {
-            '/' => {
-                rank = rank.checked_sub(1)?;
-                file = 0;
-            }
-            '1'..='8' => file += ch as usize - '0' as usize,
-            _ => {
-                let kind = "pnbrqk".find(ch.to_ascii_lowercase())?;
-                let piece_white = ch.is_ascii_uppercase();
-                if file > 7 || s.n as usize >= 32 {
-                    return None;
-                }
-                let sq = rank * 8 + if mirror { 7 - file } else { file };
-                for (view, view_white) in [(0, white), (1, !white)] {
-                    let own = (piece_white == view_white) as usize;
-                    let rel = if view_white { sq } else { sq ^ 56 };
-                    s.feats[view][s.n as usize] = ((1 - own) * 384 + kind * 64 + rel) as u16;
-                }
-                s.n += 1;
-                file += 1;
+    let pos = Position::from_fen(v, fen.trim()).ok()?;
+    let g = &v.geometry;
+    let (files, ranks) = (g.files as usize, g.ranks as usize);
+    let squares = files * ranks;
+    let kinds = v.pieces.len();
+    let white = pos.side_to_move() == Color::White;
+    let mut own_side = Vec::new();
+    let mut other_side = Vec::new();
+    // In the FEN's order (rank by rank from the top, file by file), as the
+    // chess trainer always summed them: the same data gives the same
+    // network to the bit.
+    for rank in (0..ranks).rev() {
+        for file0 in 0..files {
+            let sq = g.square(file0 as u8, rank as u8);
+            let piece = pos.piece_at(sq);
+            let c = if pos.occupied(Color::White).contains(sq) {
+                Color::White
+            } else if pos.occupied(Color::Black).contains(sq) {
+                Color::Black
+            } else {
+                continue;
+            };
+            let kind = piece.kind() as usize;
+            let file = if mirror { files - 1 - file0 } else { file0 };
+            for (view_white, feats) in [(white, &mut own_side), (!white, &mut other_side)] {
+                let other = (c == Color::White) != view_white;
+                let rel = if view_white {
+                    rank * files + file
+                } else {
+                    (ranks - 1 - rank) * files + file
+                };
+                feats.push(((other as usize * kinds + kind) * squares + rel) as u16);
             }
         }
     }
-    let stm_cp = if white { cp } else { -cp };
-    s.target = sigmoid(stm_cp / SCALE);
-    Some(s)
+    let n = own_side.len() as u16;
+    own_side.extend(other_side);
+    let stm = |x: f32| if white { x } else { 1.0 - x };
+    let eval = sigmoid(if white { cp } else { -cp } / SCALE);
+    let target = match result {
+        Some(r) => (1.0 - lambda) * eval + lambda * stm(r),
+        None => eval,
+    };
+    Some(Sample {
+        feats: own_side,
+        n,
+        target,
+    })
 }
 
 fn sigmoid(x: f32) -> f32 {
@@ -91,12 +128,13 @@ fn sigmoid(x: f32) -> f32 {
 /// All parameters in one flat vector: feature weights `[INPUTS][h]` (at 0), the
 /// feature bias `[h]`, the output weights `[2h]` and the output bias.
 struct Layout {
+    inputs: usize,
     h: usize,
 }
 
 impl Layout {
     fn ft_b(&self) -> usize {
-        INPUTS * self.h
+        self.inputs * self.h
     }
     fn out_w(&self) -> usize {
         self.ft_b() + self.h
@@ -106,6 +144,15 @@ impl Layout {
     }
     fn len(&self) -> usize {
         self.out_b() + 1
+    }
+}
+
+/// The features of `view` (0: the side to move).
+fn feats(s: &Sample, view: usize) -> &[u16] {
+    if view == 0 {
+        &s.feats[..s.n as usize]
+    } else {
+        &s.feats[s.n as usize..]
     }
 }
 
@@ -123,7 +170,7 @@ fn step(
     for view in 0..2 {
         let a = &mut acc[view];
         a.copy_from_slice(&p[l.ft_b()..l.ft_b() + h]);
-        for &f in &s.feats[view][..s.n as usize] {
+        for &f in feats(s, view) {
             let row = &p[f as usize * h..f as usize * h + h];
             for (x, w) in a.iter_mut().zip(row) {
                 *x += w;
@@ -153,7 +200,7 @@ fn step(
                 };
                 g[l.ft_b() + j] += *x;
             }
-            for &f in &s.feats[view][..s.n as usize] {
+            for &f in feats(s, view) {
                 let row = &mut g[f as usize * h..f as usize * h + h];
                 for (gw, x) in row.iter_mut().zip(a.iter()) {
                     *gw += x;
@@ -216,44 +263,150 @@ fn walk(args: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("-walk") {
-        return walk(&args[1..]);
-    }
-    let mut files = Vec::new();
-    let (mut epochs, mut h, mut threads, mut lr, mut batch, mut seed) =
-        (30usize, 128usize, 2usize, 0.001f32, 16384usize, 1u64);
+/// Splits `args` into plain arguments and `-flag value` pairs.
+fn split_flags(args: &[String]) -> Result<(Vec<String>, Vec<(String, String)>), String> {
+    let (mut plain, mut flags) = (Vec::new(), Vec::new());
     let mut i = 0;
     while i < args.len() {
         let a = &args[i];
-        if a.starts_with('-') {
-            let Some(v) = args.get(i + 1) else {
-                eprintln!("fers-nnue: {a} needs a value");
-                return ExitCode::FAILURE;
-            };
-            let ok = match a.as_str() {
-                "-epochs" => v.parse().map(|x| epochs = x).is_ok(),
-                "-hidden" => v.parse().map(|x| h = x).is_ok(),
-                "-threads" => v.parse().map(|x: usize| threads = x.max(1)).is_ok(),
-                "-lr" => v.parse().map(|x| lr = x).is_ok(),
-                "-batch" => v.parse().map(|x: usize| batch = x.max(1)).is_ok(),
-                "-seed" => v.parse().map(|x| seed = x).is_ok(),
-                _ => false,
-            };
-            if !ok {
-                eprintln!("fers-nnue: bad option {a} {v}");
-                return ExitCode::FAILURE;
-            }
+        if a.starts_with('-') && a.len() > 1 {
+            let v = args.get(i + 1).ok_or(format!("{a} needs a value"))?;
+            flags.push((a.clone(), v.clone()));
             i += 2;
         } else {
-            files.push(a.clone());
+            plain.push(a.clone());
             i += 1;
         }
     }
+    Ok((plain, flags))
+}
+
+/// The variant of `-variant` / `-variantfile` (chess without them).
+fn variant_of(name: Option<&str>, file: Option<&str>) -> Result<&'static Variant, String> {
+    let file = file.map(std::path::PathBuf::from);
+    resolve_variant(name.unwrap_or("chess"), file.as_ref())
+        .map(|(v, _)| v)
+        .map_err(|e| e.to_string())
+}
+
+/// `-selfplay OUT ...`: self-play data for any variant.
+fn selfplay(args: &[String]) -> ExitCode {
+    let usage = "usage: fers-nnue -selfplay OUT [-variant V] [-variantfile F] [-games N] \
+                 [-nodes K] [-random R] [-maxplies P] [-seed S] [-hash MB] [-evalfile NET]";
+    let run = || -> Result<String, String> {
+        let (plain, flags) = split_flags(args)?;
+        let [out] = &plain[..] else {
+            return Err(usage.to_string());
+        };
+        let mut g = DataGen::default();
+        let (mut name, mut file, mut net) = (None, None, None);
+        for (a, v) in &flags {
+            let bad = || format!("bad option {a} {v}");
+            match a.as_str() {
+                "-variant" => name = Some(v.as_str()),
+                "-variantfile" => file = Some(v.as_str()),
+                "-evalfile" => net = Some(v.as_str()),
+                "-games" => g.games = v.parse().map_err(|_| bad())?,
+                "-nodes" => g.nodes = v.parse().map_err(|_| bad())?,
+                "-random" => g.random_plies = v.parse().map_err(|_| bad())?,
+                "-maxplies" => g.max_plies = v.parse().map_err(|_| bad())?,
+                "-seed" => g.seed = v.parse().map_err(|_| bad())?,
+                "-hash" => g.hash_mb = v.parse().map_err(|_| bad())?,
+                _ => return Err(format!("unknown option {a}\n{usage}")),
+            }
+        }
+        let v = variant_of(name, file)?;
+        if let Some(path) = net {
+            let n = Arc::new(Network::load(path)?);
+            NnueMap::with_network(v, n.clone()).map_err(|e| format!("{path}: {e}"))?;
+            g.net = Some(n);
+        }
+        let f = std::fs::File::create(out).map_err(|e| format!("cannot write {out}: {e}"))?;
+        let mut w = std::io::BufWriter::new(f);
+        let progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
+        let r = nnue_data::selfplay(v, &g, &mut w, progress)?;
+        Ok(format!(
+            "{}: {} games of {} at {} nodes (+{} ={} -{} for White), {} positions",
+            out, r.games, v.name, g.nodes, r.white_wins, r.draws, r.black_wins, r.positions
+        ))
+    };
+    match run() {
+        Ok(msg) => {
+            eprintln!("{msg}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("fers-nnue: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("-walk") => return walk(&args[1..]),
+        Some("-selfplay") => return selfplay(&args[1..]),
+        _ => {}
+    }
+    let (mut files, flags) = match split_flags(&args) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("fers-nnue: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let (mut epochs, mut h, mut threads, mut lr, mut batch, mut seed) =
+        (30usize, HIDDEN, 2usize, 0.001f32, 16384usize, 1u64);
+    let (mut name, mut vfile, mut lambda) = (None, None, 0f32);
+    for (a, v) in &flags {
+        let ok = match a.as_str() {
+            "-epochs" => v.parse().map(|x| epochs = x).is_ok(),
+            "-hidden" => v.parse().map(|x| h = x).is_ok(),
+            "-threads" => v.parse().map(|x: usize| threads = x.max(1)).is_ok(),
+            "-lr" => v.parse().map(|x| lr = x).is_ok(),
+            "-batch" => v.parse().map(|x: usize| batch = x.max(1)).is_ok(),
+            "-seed" => v.parse().map(|x| seed = x).is_ok(),
+            "-lambda" => v
+                .parse()
+                .map(|x: f32| lambda = x)
+                .is_ok_and(|_| (0.0..=1.0).contains(&lambda)),
+            "-variant" => {
+                name = Some(v.as_str());
+                true
+            }
+            "-variantfile" => {
+                vfile = Some(v.as_str());
+                true
+            }
+            _ => false,
+        };
+        if !ok {
+            eprintln!("fers-nnue: bad option {a} {v}");
+            return ExitCode::FAILURE;
+        }
+    }
     if files.len() < 2 {
-        eprintln!("usage: fers-nnue OUT.bin DATA... [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S]");
+        eprintln!(
+            "usage: fers-nnue OUT.nnue DATA... [-variant V] [-variantfile F] [-lambda L] \
+             [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S]\n\
+             \x20      fers-nnue -selfplay OUT [-variant V] [-variantfile F] [-games N] [-nodes K] ...\n\
+             \x20      fers-nnue -walk IN OUT PER SEED"
+        );
         return ExitCode::FAILURE;
+    }
+    let variant = match variant_of(name, vfile) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("fers-nnue: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // The embedded format (and the file-mirror augmentation) for built-in
+    // chess; the general format with its header for every other variant.
+    let chess = std::ptr::eq(variant, fers_core::variant::chess());
+    if h != HIDDEN {
+        eprintln!("fers-nnue: note: the engine reads networks of {HIDDEN} hidden units only");
     }
     let out_path = files.remove(0);
     // Each position as given, with its mirror image when it has one.
@@ -265,10 +418,10 @@ fn main() -> ExitCode {
         };
         let before = data.len();
         for line in BufReader::new(file).lines().map_while(Result::ok) {
-            if let Some(s) = parse(&line, false) {
+            if let Some(s) = parse(variant, &line, false, lambda) {
                 // Without castling rights, the mirror image is a free sample.
-                let mirror = if line.split_whitespace().nth(2) == Some("-") {
-                    parse(&line, true)
+                let mirror = if chess && line.split_whitespace().nth(2) == Some("-") {
+                    parse(variant, &line, true, lambda)
                 } else {
                     None
                 };
@@ -277,6 +430,15 @@ fn main() -> ExitCode {
         }
         eprintln!("{f}: {} positions", data.len() - before);
     }
+    if data.is_empty() {
+        eprintln!("fers-nnue: no positions of {} in the data", variant.name);
+        return ExitCode::FAILURE;
+    }
+    let id = if chess {
+        None
+    } else {
+        Some(NetId::of(variant))
+    };
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let (valid, train) = split_then_mirror(data, &mut rng);
     let (valid, train) = (&valid[..], &train[..]);
@@ -286,7 +448,10 @@ fn main() -> ExitCode {
         valid.len()
     );
 
-    let l = Layout { h };
+    let l = Layout {
+        inputs: NetId::of(variant).inputs(),
+        h,
+    };
     let mut p = vec![0f32; l.len()];
     let r = (1.0 / 32f32).sqrt();
     for w in &mut p[..l.ft_b()] {
@@ -370,7 +535,7 @@ fn main() -> ExitCode {
             train_loss / train.len() as f64,
             vl / valid.len() as f64
         );
-        if let Err(e) = write_net(&out_path, &l, &p) {
+        if let Err(e) = write_net(&out_path, id.as_ref(), &l, &p) {
             eprintln!("fers-nnue: cannot write {out_path}: {e}");
             return ExitCode::FAILURE;
         }
@@ -397,12 +562,19 @@ fn split_then_mirror(
     (valid, train)
 }
 
-/// Quantises and writes the network (see `fers_engine::nnue` for the format).
-fn write_net(path: &str, l: &Layout, p: &[f32]) -> std::io::Result<()> {
+/// Quantises and writes the network (see `fers_engine::nnue` for the
+/// format): `FERSNN01` for chess (`id` None), else `FERSNN02` with `id`'s
+/// header.
+fn write_net(path: &str, id: Option<&NetId>, l: &Layout, p: &[f32]) -> std::io::Result<()> {
     let q = |x: f32, s: f32| (x * s).round().clamp(-32767.0, 32767.0) as i16;
-    let mut bytes = Vec::with_capacity(2 * l.len() + 16);
-    bytes.extend_from_slice(b"FERSNN01");
-    bytes.extend_from_slice(&(l.h as u32).to_le_bytes());
+    let mut bytes = Vec::with_capacity(2 * l.len() + 64);
+    match id {
+        Some(id) => bytes.extend_from_slice(&id.header(l.h)),
+        None => {
+            bytes.extend_from_slice(b"FERSNN01");
+            bytes.extend_from_slice(&(l.h as u32).to_le_bytes());
+        }
+    }
     for &w in &p[..l.ft_b()] {
         bytes.extend_from_slice(&q(w, QA).to_le_bytes());
     }
@@ -429,21 +601,40 @@ mod tests {
     fn the_held_out_split_is_drawn_before_mirroring() {
         let mut data = Vec::new();
         for i in 0..400usize {
-            // A king pair and one pawn at distinct squares: 400 positions.
-            let (wk, bk, pawn) = (i % 8, 56 + (i / 8) % 8, 8 + (i * 7) % 48);
+            // A king pair and one pawn (ranks 2 to 6, so no king is in check).
+            let (wk, bk, pawn) = (i % 8, 56 + (i / 8) % 8, 8 + (i * 7) % 40);
             let mut board = ['1'; 64];
             board[wk] = 'K';
             board[bk] = 'k';
             if pawn != wk && pawn != bk {
                 board[pawn] = 'P';
             }
+            // Runs of empty squares as one digit (fers reads `11` as 11).
             let ranks: Vec<String> = (0..8)
                 .rev()
-                .map(|r| board[r * 8..r * 8 + 8].iter().collect())
+                .map(|r| {
+                    let mut text = String::new();
+                    let mut empty = 0;
+                    for &c in &board[r * 8..r * 8 + 8] {
+                        if c == '1' {
+                            empty += 1;
+                        } else {
+                            if empty > 0 {
+                                text += &empty.to_string();
+                            }
+                            empty = 0;
+                            text.push(c);
+                        }
+                    }
+                    if empty > 0 {
+                        text += &empty.to_string();
+                    }
+                    text
+                })
                 .collect();
             let line = format!("{} w - - 0 1;{}", ranks.join("/"), i);
-            let s = parse(&line, false).expect("parses");
-            let m = parse(&line, true).expect("mirrors");
+            let s = parse(fers_core::variant::chess(), &line, false, 0.0).expect("parses");
+            let m = parse(fers_core::variant::chess(), &line, true, 0.0).expect("mirrors");
             data.push((s, Some(m)));
         }
         let twins: Vec<(Sample, Sample)> = data

@@ -1,0 +1,99 @@
+//! `fers-nnue` for a fairy variant, each step as a user runs it: self-play
+//! data for Capablanca chess (a variant file), a tiny network trained on
+//! it, then that file loaded by the engine for Capablanca (and refused for
+//! chess), and a second generation of data played with it.
+
+use std::process::Command;
+use std::sync::Arc;
+
+use fers_engine::nnue::{self, NetId, Network, NnueMap};
+
+fn run(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_fers-nnue"))
+        .args(args)
+        .output()
+        .expect("fers-nnue runs");
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "fers-nnue {args:?} failed:\n{err}");
+    err
+}
+
+#[test]
+fn capablanca_selfplay_train_load_iterate() {
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../variants/examples.ini");
+    let dir = std::env::temp_dir().join(format!("fers-nnue-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let data = dir.join("capa.txt").display().to_string();
+    let net = dir.join("capa.nnue").display().to_string();
+    let common = ["-variant", "capablanca", "-variantfile", examples];
+    let mut args = vec![
+        "-selfplay",
+        &data,
+        "-games",
+        "2",
+        "-nodes",
+        "200",
+        "-maxplies",
+        "30",
+    ];
+    args.extend(common);
+    let msg = run(&args);
+    assert!(msg.contains("2 games of capablanca at 200 nodes"), "{msg}");
+    let text = std::fs::read_to_string(&data).expect("data written");
+    assert!(text.lines().count() > 10, "{text}");
+    let mut args = vec![
+        &net[..],
+        &data,
+        "-epochs",
+        "2",
+        "-batch",
+        "16",
+        "-lambda",
+        "0.3",
+    ];
+    args.extend(common);
+    let log = run(&args);
+    assert!(log.contains("epoch   2"), "{log}");
+
+    let (v, _) = fers_tools::match_cli::resolve_variant("capablanca", Some(&examples.into()))
+        .expect("variant");
+    let loaded = Arc::new(Network::load(&net).expect("the engine reads it"));
+    assert_eq!(loaded.id, NetId::of(v));
+    let map = NnueMap::with_network(v, loaded.clone()).expect("fits Capablanca");
+    let start = fers_core::Position::startpos(v);
+    let e = nnue::evaluate(&start, &map);
+    assert!(e.abs() < 2000, "start position {e}");
+    assert!(NnueMap::with_network(fers_core::variant::chess(), loaded).is_err());
+
+    // The next generation plays with this network.
+    let data2 = dir.join("capa2.txt").display().to_string();
+    let mut args = vec![
+        "-selfplay",
+        &data2,
+        "-games",
+        "1",
+        "-nodes",
+        "200",
+        "-maxplies",
+        "20",
+    ];
+    args.extend(["-evalfile", &net]);
+    args.extend(common);
+    run(&args);
+    assert!(
+        std::fs::read_to_string(&data2)
+            .expect("written")
+            .lines()
+            .count()
+            > 3
+    );
+    // A network for another variant is refused before any game.
+    let out = Command::new(env!("CARGO_BIN_EXE_fers-nnue"))
+        .args(["-selfplay", &data2, "-evalfile", &net, "-games", "1"])
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the network is for 'capablanca'"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
