@@ -263,8 +263,11 @@ fn walk(args: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Plain arguments and `-flag value` pairs.
+type Args = (Vec<String>, Vec<(String, String)>);
+
 /// Splits `args` into plain arguments and `-flag value` pairs.
-fn split_flags(args: &[String]) -> Result<(Vec<String>, Vec<(String, String)>), String> {
+fn split_flags(args: &[String]) -> Result<Args, String> {
     let (mut plain, mut flags) = (Vec::new(), Vec::new());
     let mut i = 0;
     while i < args.len() {
