@@ -76,6 +76,8 @@ pub enum OptionEffect {
     /// A variant file was read: per section, the name loaded or the error
     /// (`file:line: reason`). The good sections joined `UCI_Variant`.
     VariantsLoaded(Vec<Result<String, String>>),
+    /// A remark for the GUI (`info string` in UCI and USI).
+    Note(String),
 }
 
 /// Search settings set by options (`Threads`, `MultiPV`, ...). The table
@@ -462,16 +464,36 @@ impl Engine {
                     return Ok(OptionEffect::None);
                 }
                 let net = Arc::new(Network::load(path).map_err(EngineError::BadOptionValue)?);
-                // Checked against the variant played now (set `UCI_Variant`
-                // first); nothing changes when it does not fit.
-                NnueMap::with_network(self.variant, net.clone()).map_err(|e| {
-                    EngineError::BadOptionValue(format!("EvalFile '{path}' refused: {e}"))
-                })?;
+                // Checked against the variant of the network's name that
+                // the engine knows (the one played, a variant file's, a
+                // built-in): another board or piece set is refused and
+                // nothing changes. GUIs send options before `UCI_Variant`,
+                // so a network for a variant not known yet, or not played
+                // now, is kept for it, and said so.
+                let name = &net.id.variant;
+                let known = if self.variant.name.eq_ignore_ascii_case(name) {
+                    Some(self.variant)
+                } else {
+                    self.registry.get(name)
+                };
+                if let Some(v) = known {
+                    NnueMap::with_network(v, net.clone()).map_err(|e| {
+                        EngineError::BadOptionValue(format!("EvalFile '{path}' refused: {e}"))
+                    })?;
+                }
+                let note = if NnueMap::with_network(self.variant, net.clone()).is_ok() {
+                    format!("EvalFile '{path}': network for {} in use", net.id)
+                } else {
+                    format!(
+                        "EvalFile '{path}': network for {}, kept for that variant; {} keeps its own evaluation",
+                        net.id, self.variant.name
+                    )
+                };
                 self.eval_net = Some(LoadedNet {
                     path: path.to_string(),
                     net,
                 });
-                Ok(OptionEffect::None)
+                Ok(OptionEffect::Note(note))
             }
             OptionId::BookFile => {
                 self.book

@@ -77,10 +77,9 @@ impl std::fmt::Display for NetError {
                 write!(f, "network file has {found} bytes, expected {expected}")
             }
             NetError::BadHeader(why) => write!(f, "bad network header: {why}"),
-            NetError::Mismatch { network, variant } => write!(
-                f,
-                "the network is for {network}, the variant played is {variant}"
-            ),
+            NetError::Mismatch { network, variant } => {
+                write!(f, "the network is for {network}, not for {variant}")
+            }
         }
     }
 }
@@ -848,6 +847,24 @@ mod tests {
         assert!(!w.caps.piece_network);
         let wnet = Arc::new(material_net(w, &vec![1; w.pieces.len()]));
         assert!(NnueMap::with_network(w, wnet).is_err());
+    }
+
+    /// Damaged files never panic: every truncation of the header and
+    /// every single-byte change in it gives a network or an error.
+    #[test]
+    fn damaged_headers_are_errors_not_panics() {
+        let bytes = material_net(capablanca(), &[1, 3, 3, 5, 9, 0, 7, 8]).to_bytes();
+        let header = NetId::of(capablanca()).header(HIDDEN).len();
+        for len in 0..header + 8 {
+            assert!(Network::parse(&bytes[..len]).is_err(), "{len} bytes");
+        }
+        for at in 0..header {
+            for x in [0u8, 1, 0x7f, 0x80, 0xff] {
+                let mut b = bytes.clone();
+                b[at] = x;
+                let _ = Network::parse(&b);
+            }
+        }
     }
 
     /// Incremental updates equal a fresh sum along random games of

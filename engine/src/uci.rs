@@ -449,6 +449,7 @@ impl<W: Write> Uci<W> {
     fn set_option(&mut self, name: &str, value: Option<&str>) -> io::Result<()> {
         match self.engine.set_option(name, value) {
             Ok(OptionEffect::None) => Ok(()),
+            Ok(OptionEffect::Note(note)) => self.info(note),
             Ok(OptionEffect::Variant(v)) => {
                 let g = v.geometry;
                 self.info(format!(
@@ -1113,10 +1114,11 @@ mod tests {
         assert_eq!(out, "info string error: unknown option 'NoSuchOption'\n");
     }
 
-    /// `EvalFile` loads a network trained for the variant played (here a
-    /// hand-made Capablanca network), refuses one for another variant with
-    /// an `info string` and leaves the engine as it was, and a search then
-    /// evaluates with it.
+    /// `EvalFile` loads a network trained for a variant (here a hand-made
+    /// Capablanca network): refused, with an `info string error` and the
+    /// engine unchanged, when the variant of its name is defined otherwise;
+    /// kept (and said so) while another variant is played, as GUIs send
+    /// options before `UCI_Variant`; used once its variant is played.
     #[test]
     fn eval_file_loads_a_fitting_network_and_refuses_others() {
         use crate::nnue::{NetId, Network};
@@ -1134,45 +1136,62 @@ mod tests {
             |own, k, _, _| if own { k as i16 * 3 } else { 0 },
             4,
         );
-        let path = std::env::temp_dir().join(format!("fers-evalfile-{}.nnue", std::process::id()));
-        std::fs::write(&path, net.to_bytes()).expect("temp file");
-        let path = path.display().to_string();
+        let dir = std::env::temp_dir();
+        let good = dir.join(format!("fers-evalfile-{}.nnue", std::process::id()));
+        std::fs::write(&good, net.to_bytes()).expect("temp file");
+        // The same header with another piece-set hash: not this Capablanca.
+        let mut other = net.to_bytes();
+        other[16] ^= 1;
+        let bad = dir.join(format!("fers-evalfile-{}-other.nnue", std::process::id()));
+        std::fs::write(&bad, other).expect("temp file");
+        let (good, bad) = (good.display().to_string(), bad.display().to_string());
         let mut uci = Uci::new(Vec::new());
         for l in [
-            format!("setoption name EvalFile value {path}"),
-            "eval".to_string(),
             format!("setoption name VariantPath value {examples}"),
+            format!("setoption name EvalFile value {bad}"),
             "setoption name UCI_Variant value capablanca".to_string(),
             "eval".to_string(),
-            format!("setoption name EvalFile value {path}"),
+            "setoption name UCI_Variant value chess".to_string(),
+            format!("setoption name EvalFile value {good}"),
+            "eval".to_string(),
+            "setoption name UCI_Variant value capablanca".to_string(),
             "eval".to_string(),
             "go depth 3".to_string(),
         ] {
             uci.handle_line(&l).expect("Vec output");
         }
         uci.wait_for_search().expect("Vec output");
-        let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_file(&good);
+        let _ = std::fs::remove_file(&bad);
         let out = String::from_utf8(uci.output().clone()).expect("UTF-8");
         let refused = out
             .lines()
             .find(|l| l.contains("refused"))
             .unwrap_or_else(|| panic!("no refusal in\n{out}"));
-        assert!(refused.starts_with("info string error: "), "{out}");
+        assert!(
+            refused.starts_with("info string error: EvalFile '"),
+            "{out}"
+        );
         assert!(
             refused.contains("the network is for 'capablanca' (10x8, 8 kinds")
-                && refused.contains("the variant played is 'chess'"),
+                && refused.contains("not for 'capablanca' (10x8, 8 kinds"),
             "{refused}"
         );
-        // Refused: chess keeps its embedded network.
+        assert_eq!(out.matches("info string error").count(), 1, "{out}");
+        assert!(
+            out.contains("network for 'capablanca' (10x8, 8 kinds")
+                && out.contains("kept for that variant; chess keeps its own evaluation"),
+            "{out}"
+        );
         let evals: Vec<&str> = out
             .lines()
             .filter(|l| l.starts_with("NNUE evaluation"))
             .collect();
         assert_eq!(evals.len(), 3, "{out}");
-        assert!(evals[0].contains("network for 'chess'"), "{out}");
-        assert!(evals[1].contains("none for this variant"), "{out}");
+        // Refused: Capablanca has no network; chess keeps its own.
+        assert!(evals[0].contains("none for this variant"), "{out}");
+        assert!(evals[1].contains("network for 'chess'"), "{out}");
         assert!(evals[2].contains("network for 'capablanca'"), "{out}");
-        assert_eq!(out.matches("info string error").count(), 1, "{out}");
         assert!(
             out.lines().last().unwrap_or("").starts_with("bestmove "),
             "{out}"

@@ -397,6 +397,7 @@ impl<W: Write> Usi<W> {
                 Ok(())
             }
             Ok(OptionEffect::None) => Ok(()),
+            Ok(OptionEffect::Note(note)) => writeln!(self.out, "info string {note}"),
             Err(e) => self.error(&e.to_string()),
         }
     }
