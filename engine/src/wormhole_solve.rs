@@ -231,7 +231,7 @@ impl Solver {
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
         let mut out: Vec<Child> = Vec::with_capacity(list.len());
-        for &mv in list.iter() {
+        for mv in list.iter() {
             let mut c = pos.clone();
             c.play(mv);
             let replies = c.count_legal() as u32;
@@ -310,7 +310,7 @@ impl Solver {
             let mut list = MoveList::new();
             cur.legal_moves(&mut list);
             let mut best: Option<(Move, Outcome)> = None;
-            for &m in list.iter() {
+            for m in list.iter() {
                 let mut c = cur.clone();
                 c.play(m);
                 let Some(cr) = self

@@ -25,7 +25,7 @@ fn brute(p: &Position, budget: &mut u64) -> Option<(bool, u32)> {
     let mut list = MoveList::new();
     p.legal_moves(&mut list);
     let mut best: Option<(bool, u32)> = None;
-    for &m in list.iter() {
+    for m in list.iter() {
         let mut c = p.clone();
         c.play(m);
         let (child_wins, n) = brute(&c, budget)?;
@@ -140,7 +140,7 @@ fn random_late_positions(count: usize, budget: u64, seed: u64) {
             if list.is_empty() {
                 break;
             }
-            p.play(list.as_slice()[(next(&mut seed) % list.len() as u64) as usize]);
+            p.play(list.get((next(&mut seed) % list.len() as u64) as usize));
         }
         let Some((wins_exact, dist)) = brute(&p, &mut budget.clone()) else {
             continue;
@@ -214,7 +214,7 @@ fn perfect_play_depth() {
         for _ in 0..2 {
             let mut list = MoveList::new();
             game.position().legal_moves(&mut list);
-            let m = list.as_slice()[(next(&mut seed) % list.len() as u64) as usize];
+            let m = list.get((next(&mut seed) % list.len() as u64) as usize);
             game.play(m);
         }
         let mut positions = vec![game.position().clone()];
@@ -284,7 +284,7 @@ fn solver_speed() {
             if list.is_empty() {
                 break;
             }
-            p.play(list.as_slice()[(next(&mut seed) % list.len() as u64) as usize]);
+            p.play(list.get((next(&mut seed) % list.len() as u64) as usize));
         }
         let mut s = Solver::default();
         let t = Instant::now();
