@@ -97,7 +97,7 @@ pub fn selfplay(
                 if list.is_empty() {
                     break;
                 }
-                list.as_slice()[rng.gen_range(0..list.len())]
+                list.get(rng.gen_range(0..list.len()))
             } else {
                 let limits = Limits {
                     nodes: Some(g.nodes),
