@@ -142,6 +142,9 @@ pub struct EvalTables {
     pub variant: &'static Variant,
     /// Baroque's own values (`baroque_eval.rs`), under capture styles.
     pub baroque: Option<crate::baroque_eval::BaroqueValues>,
+    /// Drawish endgames (pawnless with a small edge, opposite-coloured
+    /// bishops) scaled down; not where no game is drawn (`wormhole_eval.rs`).
+    pub drawish_scaling: bool,
     /// The parameters these tables were built from.
     pub params: Params,
     /// Orthodox role (see [`Params::ortho_pst`]) of each kind, on 8x8 only.
@@ -537,6 +540,7 @@ impl EvalTables {
             v.royal_kind.is_some() && v.stalemate == fers_core::variant::StalemateRule::Draw;
         let nnue = NnueMap::for_variant(v, &ortho_role);
         EvalTables {
+            drawish_scaling: crate::wormhole_eval::drawish_scaling(v),
             baroque: v
                 .capture
                 .as_ref()
@@ -1041,7 +1045,9 @@ fn eval_with(pos: &Position, t: &EvalTables, pe: &PawnEntry, alpha: i32, beta: i
     // Endgame scaling: a side without pawns needs more than a minor piece.
     let strong = if eg > 0 { ui } else { ti };
     let weak = strong ^ 1;
-    if pw[strong].count == 0 && v.pawn_kind.is_some() {
+    if !t.drawish_scaling {
+        // No draw in this game (Wormhole): an edge is an edge.
+    } else if pw[strong].count == 0 && v.pawn_kind.is_some() {
         let diff = info[strong].non_pawn - info[weak].non_pawn;
         if diff <= 400 {
             eg /= if info[strong].non_pawn <= 400 { 16 } else { 4 };

@@ -20,6 +20,7 @@ pub mod tt;
 pub mod tuned;
 pub mod uci;
 pub mod usi;
+pub mod wormhole_eval;
 pub mod wormhole_solve;
 pub mod xboard;
 
