@@ -13,7 +13,7 @@
 //!   count, weighted up as the existing squares run out below 40), 45-55;
 //!   a king-room term (a penalty for a king with few directions to an
 //!   existing square free of its own pieces), 35-65; leaving vanished
-//!   squares out of the generic mobility and attacks, 41-59 (see the doc).
+//!   squares out of the generic mobility and attacks, 39-61.
 //!   Late positions are the solver's anyway (`wormhole_solve.rs`).
 
 use fers_core::Variant;

@@ -345,6 +345,10 @@ impl Solver {
 /// The root is solved only when its game has at most this many plies left
 /// (`game_bound`): beyond, a solve within a move's time is hopeless.
 pub const ROOT_SOLVE_BOUND: i32 = 28;
+/// From this bound down, a solve within 0.1 s succeeded in every measured
+/// self-play position (`docs/wormhole.md`): the root solve may take most
+/// of the move's time.
+pub const SURE_SOLVE_BOUND: i32 = 22;
 /// Without a clock, the root solve's node limit.
 const ROOT_SOLVE_NODES: u64 = 2_000_000;
 
@@ -357,8 +361,8 @@ pub struct RootWin {
 }
 
 /// Tries to solve the root within part of the move's time (40% of a
-/// fixed move time, half the soft budget of a clock; `ROOT_SOLVE_NODES`
-/// without either). A proved win is reported (`score mate N` and its
+/// fixed move time, half the soft budget of a clock; 90% of either from
+/// `SURE_SOLVE_BOUND` down; `ROOT_SOLVE_NODES` without either). A proved win is reported (`score mate N` and its
 /// line) and returned; a loss or an unfinished solve returns `None` and
 /// the normal search chooses the move (against a fallible opponent the
 /// longest resistance, which the search's own use of the solver scores).
@@ -371,11 +375,16 @@ pub fn solve_root(
     if game_bound(root) > ROOT_SOLVE_BOUND {
         return None;
     }
+    let share = if game_bound(root) <= SURE_SOLVE_BOUND {
+        0.9
+    } else {
+        0.4
+    };
     let cap = shared.budget.map(|b| {
         if b.fixed {
-            b.hard.mul_f64(0.4)
+            b.hard.mul_f64(share)
         } else {
-            b.soft.mul_f64(0.5)
+            b.soft.mul_f64(share.max(0.5))
         }
     });
     let abort = || {
