@@ -350,7 +350,7 @@ pub const ROOT_SOLVE_BOUND: i32 = 28;
 /// of the move's time.
 pub const SURE_SOLVE_BOUND: i32 = 22;
 /// Without a clock, the root solve's node limit.
-const ROOT_SOLVE_NODES: u64 = 2_000_000;
+const ROOT_SOLVE_NODES: u64 = 100_000;
 
 /// A proved win at the root: the move, the line, the score on the
 /// search's scale and the solver's nodes.
@@ -362,10 +362,11 @@ pub struct RootWin {
 
 /// Tries to solve the root within part of the move's time (40% of a
 /// fixed move time, half the soft budget of a clock; 90% of either from
-/// `SURE_SOLVE_BOUND` down; `ROOT_SOLVE_NODES` without either). A proved win is reported (`score mate N` and its
-/// line) and returned; a loss or an unfinished solve returns `None` and
-/// the normal search chooses the move (against a fallible opponent the
-/// longest resistance, which the search's own use of the solver scores).
+/// `SURE_SOLVE_BOUND` down; `ROOT_SOLVE_NODES` without either). A proved
+/// win is reported (`score mate N` and its line) and returned; a loss or
+/// an unfinished solve returns `None` and the normal search chooses the
+/// move (against a fallible opponent the longest resistance, which the
+/// search's own use of the solver scores).
 pub fn solve_root(
     solver: &mut Solver,
     root: &Position,

@@ -46,3 +46,20 @@ fn no_move_is_lost() {
     ]);
     assert!(out.ends_with("bestmove (none)\n"), "{out}");
 }
+
+/// Late in the game the exact solver plays (`wormhole_solve.rs`): a
+/// position won in 3 plies (analysed by hand in
+/// `engine/tests/wormhole_solve.rs`) is reported as a mate in 2 with its
+/// line, and its only first move is played.
+#[test]
+fn the_solver_reports_a_proved_win() {
+    let fen = "xxxxx1kx/xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxxx/1xxxxxxx/xxxxxxxx/K1xxxxxx b 0";
+    let out = session(&[
+        "setoption name UCI_Variant value wormhole",
+        &format!("position fen {fen}"),
+        "go movetime 200",
+    ]);
+    assert!(out.contains("score mate 2 "), "{out}");
+    assert!(out.contains("pv g8f8 a1b1 f8a3"), "{out}");
+    assert!(out.contains("bestmove g8f8"), "{out}");
+}
