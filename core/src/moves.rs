@@ -379,6 +379,15 @@ impl MoveList {
     /// Exchanges the `i`-th and `j`-th moves.
     #[inline]
     pub fn swap(&mut self, i: usize, j: usize) {
+        if !self.has_chains && !self.spilled() {
+            assert!(
+                i < self.len && j < self.len,
+                "move index out of {}",
+                self.len
+            );
+            self.heads.swap(i, j);
+            return;
+        }
         let (a, b) = (self.get(i), self.get(j));
         self.set(i, b);
         self.set(j, a);
@@ -419,9 +428,15 @@ impl MoveList {
     /// The moves, by value, in order.
     #[inline]
     pub fn iter(&self) -> Iter<'_> {
+        let inline = if self.spilled() { 0 } else { self.len };
+        // SAFETY: inline slots below `len` were written.
+        let heads =
+            unsafe { std::slice::from_raw_parts(self.heads.as_ptr() as *const u32, inline) };
         Iter {
-            list: self,
+            heads,
+            legs: &self.legs,
             next: 0,
+            spill: self.spill.iter(),
         }
     }
     /// The moves as a vector (outside hot paths).
@@ -518,27 +533,39 @@ impl Default for MoveList {
     }
 }
 
-/// The moves of a [`MoveList`], by value.
+/// The moves of a [`MoveList`], by value: its inline heads (with the
+/// legs of its chains) or its spilled moves, whichever holds the list.
 pub struct Iter<'a> {
-    list: &'a MoveList,
+    heads: &'a [u32],
+    legs: &'a [MaybeUninit<[u32; 3]>; MAX_MOVES],
     next: usize,
+    spill: std::slice::Iter<'a, Move>,
 }
 
 impl Iterator for Iter<'_> {
     type Item = Move;
     #[inline(always)]
     fn next(&mut self) -> Option<Move> {
-        if self.next < self.list.len {
-            let m = self.list.get_below_len(self.next);
+        let i = self.next;
+        if i < self.heads.len() {
             self.next += 1;
-            Some(m)
+            let bits = self.heads[i];
+            Some(if Move::head_is_chain(bits) {
+                // SAFETY: a chain head's legs were written with it.
+                Move {
+                    bits,
+                    legs: unsafe { self.legs[i].assume_init() },
+                }
+            } else {
+                Move::head_only(bits)
+            })
         } else {
-            None
+            self.spill.next().copied()
         }
     }
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.list.len - self.next;
+        let n = self.heads.len() - self.next + self.spill.len();
         (n, Some(n))
     }
 }
@@ -550,6 +577,43 @@ impl<'a> IntoIterator for &'a MoveList {
     type IntoIter = Iter<'a>;
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
+    }
+}
+
+/// A few whole moves on the stack, up to `N`, never initialised: what the
+/// search remembers of the moves it tried at a node.
+pub struct MoveBuf<const N: usize> {
+    len: usize,
+    moves: [MaybeUninit<Move>; N],
+}
+
+impl<const N: usize> MoveBuf<N> {
+    #[inline]
+    pub fn new() -> Self {
+        MoveBuf {
+            len: 0,
+            // SAFETY: an array of `MaybeUninit` needs no initialisation.
+            moves: unsafe { MaybeUninit::uninit().assume_init() },
+        }
+    }
+    /// Adds `m`; a full buffer ignores it.
+    #[inline]
+    pub fn push(&mut self, m: Move) {
+        if self.len < N {
+            self.moves[self.len].write(m);
+            self.len += 1;
+        }
+    }
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        // SAFETY: the first `len` entries were written by `push`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr() as *const Move, self.len) }
+    }
+}
+
+impl<const N: usize> Default for MoveBuf<N> {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
@@ -693,6 +757,17 @@ mod tests {
             l.truncate(5);
             assert_eq!(l.to_vec(), &want[..5]);
         }
+    }
+
+    #[test]
+    fn move_buf_keeps_the_first_moves() {
+        let mut b = MoveBuf::<3>::new();
+        assert!(b.as_slice().is_empty());
+        for i in 0..5 {
+            b.push(Move::new(i, i + 1, MoveFlag::Normal));
+        }
+        let froms: Vec<u8> = b.as_slice().iter().map(|m| m.from()).collect();
+        assert_eq!(froms, [0, 1, 2]);
     }
 
     #[test]

@@ -18,7 +18,7 @@ use crate::pawns::PawnCache;
 use crate::timeman::Budget;
 use crate::tt::{Bound, TranspositionTable, NO_EVAL};
 use crate::wormhole_solve::{self, Solver};
-use fers_core::moves::MAX_MOVES;
+use fers_core::moves::{MoveBuf, MAX_MOVES};
 use fers_core::variant::StalemateRule;
 use fers_core::{Move, MoveFlag, MoveList, Piece, Position};
 use parking_lot::Mutex;
@@ -114,8 +114,9 @@ pub struct Worker {
     rep_floor: usize,
     killers: Vec<[Move; 2]>,
     history: Vec<i32>,
-    /// Reply that refuted a move last time, by that move's from/to.
-    counter: Vec<Move>,
+    /// Reply that refuted a move last time, by that move's from/to: its
+    /// head (`Move::head`), a quarter of a whole move's bytes.
+    counter: Vec<u32>,
     /// Move played at each ply on the current path.
     move_stack: [Move; MAX_PLY + 4],
     /// Move left out at each ply by a singular-extension search (or NONE).
@@ -200,7 +201,7 @@ pub struct Memory {
     /// The variant the tables were sized for (by address).
     variant: usize,
     history: Vec<i32>,
-    counter: Vec<Move>,
+    counter: Vec<u32>,
     cont: Vec<i16>,
     capt: Vec<i16>,
     corr: Vec<i32>,
@@ -249,7 +250,7 @@ impl Worker {
         let memory = memory.unwrap_or_else(|| Memory {
             variant: variant_id,
             history: vec![0; 2 * nsq * nsq],
-            counter: vec![Move::NONE; 2 * nsq * nsq],
+            counter: vec![0; 2 * nsq * nsq],
             cont: vec![0; cont_len],
             capt: vec![0; capt_len],
             corr: vec![0; 2 * CORR_SIZE],
@@ -605,7 +606,7 @@ impl Worker {
             if p.is_none() {
                 Move::NONE
             } else {
-                self.counter[self.hist_idx_prev(pos, p)]
+                Move::from_head(self.counter[self.hist_idx_prev(pos, p)])
             }
         } else {
             Move::NONE
@@ -646,7 +647,7 @@ impl Worker {
                 (1 << 22) + 1
             } else if m == killers[1] {
                 1 << 22
-            } else if m == cm {
+            } else if !cm.is_none() && m.same_head(cm) {
                 (1 << 22) - 1
             } else {
                 self.history[self.hist_idx(pos, m)] + self.cont_score(ply, self.piece_to(pos, m))
@@ -936,10 +937,9 @@ impl Worker {
 
         let mut best = -INF;
         let mut best_move = Move::NONE;
-        let mut quiets: [Move; 64] = [Move::NONE; 64];
-        let mut nquiets = 0;
-        let mut captures: [Move; 32] = [Move::NONE; 32];
-        let mut ncaptures = 0;
+        // Not initialised: 1.5 KB of whole moves to clear at every node.
+        let mut quiets = MoveBuf::<64>::new();
+        let mut captures = MoveBuf::<32>::new();
         let mut searched = 0usize;
         let lmp_limit = ((5 + depth * depth) * (1 + improving as i32) / 2) as usize;
         let orig_alpha = alpha;
@@ -1004,12 +1004,11 @@ impl Worker {
             };
             let new_depth = depth - 1 + ext;
             searched += 1;
-            if quiet && nquiets < 64 {
-                quiets[nquiets] = m;
-                nquiets += 1;
-            } else if capture && ncaptures < 32 {
-                captures[ncaptures] = m;
-                ncaptures += 1;
+            // Kept for the history updates at a cut; past capacity dropped.
+            if quiet {
+                quiets.push(m);
+            } else if capture {
+                captures.push(m);
             }
 
             self.keys.push(key);
@@ -1101,7 +1100,7 @@ impl Worker {
                     if score >= beta {
                         let bonus = (depth * depth * 16).min(1600);
                         // Captures tried before the cut did not refute.
-                        for &c in &captures[..ncaptures] {
+                        for &c in captures.as_slice() {
                             if c != m {
                                 let ci = self.capt_idx(pos, c);
                                 self.update_capt(ci, -bonus);
@@ -1119,13 +1118,17 @@ impl Worker {
                             }
                             if ply > 0 && !self.move_stack[ply - 1].is_none() {
                                 let ci = self.hist_idx_prev(pos, self.move_stack[ply - 1]);
-                                self.counter[ci] = m;
+                                self.counter[ci] = m.head();
                             }
                             let idx = self.hist_idx(pos, m);
                             self.update_history(idx, bonus);
                             let pt = self.piece_to(pos, m);
                             self.update_cont(ply, pt, bonus);
-                            for &q in &quiets[..nquiets.saturating_sub(1)] {
+                            for &q in quiets
+                                .as_slice()
+                                .split_last()
+                                .map_or(&[][..], |(_, rest)| rest)
+                            {
                                 let qi = self.hist_idx(pos, q);
                                 self.update_history(qi, -bonus);
                                 let pt = self.piece_to(pos, q);
