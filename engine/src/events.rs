@@ -68,6 +68,25 @@ pub struct SearchInfo {
     pub pv: Vec<Move>,
 }
 
+impl SearchInfo {
+    /// The one line of a proved mate in `plies` (an exhaustive solver's
+    /// result: `go mate`, Wormhole's endgame solver), after `ms`.
+    pub fn proved_mate(plies: i32, pv: Vec<Move>, nodes: u64, ms: u64) -> SearchInfo {
+        SearchInfo {
+            depth: plies,
+            seldepth: pv.len(),
+            multipv: 1,
+            score: Score::Mate(plies),
+            bound: Bound::Exact,
+            nodes,
+            nps: nodes * 1000 / ms.max(1),
+            hashfull: 0,
+            time_ms: ms,
+            pv,
+        }
+    }
+}
+
 /// An event of one search.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum SearchEvent {

@@ -5,7 +5,7 @@
 //! `score mate K` with a mating line) or proves that none exists (an
 //! `info string`), after which the caller plays a normal search.
 
-use crate::events::{Bound, Score, SearchEvent, SearchInfo};
+use crate::events::{SearchEvent, SearchInfo};
 use crate::search::{Reporter, SearchShared, MATE};
 use fers_core::solve::{mate_search, MateSearch};
 use fers_core::Position;
@@ -45,18 +45,12 @@ pub fn run(root: &Position, n: u32, shared: &SearchShared, reporter: &Reporter) 
         MateSearch::Mate { moves, pv } => {
             let plies = 2 * moves as i32 - 1;
             let ms = elapsed.as_millis() as u64;
-            reporter(&SearchEvent::Info(SearchInfo {
-                depth: plies,
-                seldepth: pv.len(),
-                multipv: 1,
-                score: Score::Mate(plies),
-                bound: Bound::Exact,
+            reporter(&SearchEvent::Info(SearchInfo::proved_mate(
+                plies,
+                pv.clone(),
                 nodes,
-                nps: nodes * 1000 / ms.max(1),
-                hashfull: 0,
-                time_ms: ms,
-                pv: pv.clone(),
-            }));
+                ms,
+            )));
             MateOutcome::Mate {
                 pv,
                 score: MATE - plies,

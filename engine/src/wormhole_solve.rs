@@ -25,7 +25,7 @@
 //! (`search.rs`) once the remaining game is short enough (`game_bound`);
 //! both ask one capability check, `applies`.
 
-use crate::events::{Bound, Score, SearchEvent, SearchInfo};
+use crate::events::{SearchEvent, SearchInfo};
 use crate::search::{Reporter, SearchShared, MATE};
 use fers_core::variant::StalemateRule;
 use fers_core::{Move, MoveList, Piece, Position, Variant};
@@ -410,18 +410,12 @@ pub fn solve_root(
         None => plies,
     };
     let ms = shared.elapsed().as_millis() as u64;
-    reporter(&SearchEvent::Info(SearchInfo {
-        depth: plies,
-        seldepth: line.len(),
-        multipv: 1,
-        score: Score::Mate(plies),
-        bound: Bound::Exact,
+    reporter(&SearchEvent::Info(SearchInfo::proved_mate(
+        plies,
+        line.clone(),
         nodes,
-        nps: nodes * 1000 / ms.max(1),
-        hashfull: 0,
-        time_ms: ms,
-        pv: line.clone(),
-    }));
+        ms,
+    )));
     Some(RootWin {
         score: MATE - plies,
         line,
