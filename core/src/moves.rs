@@ -1,6 +1,7 @@
 //! Moves: a [`Move`] is a whole turn (a 32-bit head, plus the legs of a
-//! Fanorona capture chain), a fixed-capacity [`MoveList`] that never
-//! allocates, and the notation errors of SPEC section 4.
+//! Fanorona capture chain), a [`MoveList`] on the stack (heads and legs
+//! stored apart; only a Fanorona list of over 1024 moves allocates), a
+//! small uncleared [`MoveBuf`], and the notation errors of SPEC section 4.
 //!
 //! The head says from, to, a kind ([`MoveFlag`]) and an extra byte
 //! (promotion, locust square, passive victims, or a chain's leg count). A
@@ -491,8 +492,7 @@ impl MoveList {
     /// Removes repeated moves among those pushed since `start` (a rider on a
     /// wrapped board reaches the same square both ways round).
     pub fn dedup_from(&mut self, start: usize) {
-        let chains = (start..self.len).any(|i| self.get(i).flag() == MoveFlag::Chain);
-        if self.spilled() || chains {
+        if self.spilled() || self.has_chains {
             // Not met in practice (wrapped boards have no chains); whole moves.
             let mut seg: Vec<Move> = (start..self.len).map(|i| self.get(i)).collect();
             seg.sort_unstable_by_key(|m| (m.bits, m.legs));
