@@ -303,64 +303,49 @@ fn run_job(
     );
     main.set_root(&root, &history, &searchmoves);
 
-    // A finite win/loss game near its end: the exact solver first
-    // (`wormhole_solve.rs`); a proved win is played at once.
-    if limits.mate.is_none() && searchmoves.is_empty() && !main.root_moves.is_empty() {
-        if let Some(solver) = main.solver.as_mut() {
+    // A root result proved exhaustively is played at once: (line, score,
+    // nodes). A finite win/loss game near its end: the exact solver
+    // (`wormhole_solve.rs`). `go mate N`: the solver's mate search
+    // (`mate.rs`); when it proves that no mate exists, a normal search of
+    // 2N plies (unless `depth` says otherwise) chooses the move.
+    let mut max_depth = max_depth;
+    let mut proved: Option<(Vec<Move>, i32, u64)> = None;
+    if searchmoves.is_empty() && !main.root_moves.is_empty() {
+        if let Some(n) = limits.mate {
+            match crate::mate::run(&root, n, &shared, &reporter) {
+                crate::mate::MateOutcome::Mate { pv, score, nodes } => {
+                    proved = Some((pv, score, nodes));
+                }
+                crate::mate::MateOutcome::None => {
+                    if limits.depth.is_none() {
+                        max_depth = (2 * n.min(100) as i32).clamp(1, MAX_PLY as i32 - 4);
+                    }
+                }
+            }
+        } else if let Some(solver) = main.solver.as_mut() {
             if let Some(win) = crate::wormhole_solve::solve_root(solver, &root, &shared, &reporter)
             {
                 shared.nodes[0].store(win.nodes, Ordering::Relaxed);
-                wait_for_release(&shared, &limits, signal_rx);
-                let best = win.line.first().copied();
-                let ponder = win.line.get(1).copied();
-                if print_bestmove {
-                    reporter(&SearchEvent::BestMove { best, ponder });
-                }
-                memory[0] = Some(main.into_memory());
-                return SearchResult {
-                    best,
-                    ponder,
-                    score: win.score,
-                    depth: win.line.len() as i32,
-                    nodes: win.nodes,
-                    pv: win.line,
-                };
+                proved = Some((win.line, win.score, win.nodes));
             }
         }
     }
-
-    // `go mate N`: the solver's exhaustive mate search first (`mate.rs`);
-    // when it proves that no mate exists, a normal search of 2N plies
-    // (unless `depth` says otherwise) chooses the move.
-    let mut max_depth = max_depth;
-    if let Some(n) = limits
-        .mate
-        .filter(|_| searchmoves.is_empty() && !main.root_moves.is_empty())
-    {
-        match crate::mate::run(&root, n, &shared, &reporter) {
-            crate::mate::MateOutcome::Mate { pv, score, nodes } => {
-                wait_for_release(&shared, &limits, signal_rx);
-                let best = pv.first().copied();
-                let ponder = pv.get(1).copied();
-                if print_bestmove {
-                    reporter(&SearchEvent::BestMove { best, ponder });
-                }
-                memory[0] = Some(main.into_memory());
-                return SearchResult {
-                    best,
-                    ponder,
-                    score,
-                    depth: pv.len() as i32,
-                    nodes,
-                    pv,
-                };
-            }
-            crate::mate::MateOutcome::None => {
-                if limits.depth.is_none() {
-                    max_depth = (2 * n.min(100) as i32).clamp(1, MAX_PLY as i32 - 4);
-                }
-            }
+    if let Some((pv, score, nodes)) = proved {
+        wait_for_release(&shared, &limits, signal_rx);
+        let best = pv.first().copied();
+        let ponder = pv.get(1).copied();
+        if print_bestmove {
+            reporter(&SearchEvent::BestMove { best, ponder });
         }
+        memory[0] = Some(main.into_memory());
+        return SearchResult {
+            best,
+            ponder,
+            score,
+            depth: pv.len() as i32,
+            nodes,
+            pv,
+        };
     }
 
     if !main.root_moves.is_empty() {
