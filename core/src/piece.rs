@@ -406,6 +406,10 @@ pub struct PieceDef {
     pub movement: Movement,
     /// Capturing or mating this piece ends the game (the king).
     pub royal: bool,
+    /// Material value (middlegame, endgame centipawns) given by a variant
+    /// file's `value.<letter>` (for example fitted by `fers-tune -values`
+    /// from self-play); `None`: the evaluation values the piece itself.
+    pub value: Option<(i32, i32)>,
 }
 
 impl PieceDef {

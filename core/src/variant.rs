@@ -870,6 +870,7 @@ fn piece(name: &str, letter: char) -> PieceDef {
         letter,
         movement,
         royal: name == "king",
+        value: None,
     }
 }
 
@@ -915,6 +916,7 @@ pub fn baroque_spec() -> VariantSpec {
         letter,
         movement: movement.parse().expect("built-in movement"),
         royal: false,
+        value: None,
     };
     let queen = "move:rider(0,1)+move:rider(1,1)";
     VariantSpec {
@@ -974,6 +976,7 @@ fn custom(name: &str, letter: char, movement: &str) -> PieceDef {
         letter,
         movement: movement.parse().expect("built-in movement"),
         royal: name == "king",
+        value: None,
     }
 }
 
@@ -1033,6 +1036,7 @@ pub fn fanorona_spec() -> VariantSpec {
                 .parse()
                 .expect("built-in movement"),
             royal: false,
+            value: None,
         }],
         start_fen: "ppppppppp/ppppppppp/pPpP1pPpP/PPPPPPPPP/PPPPPPPPP w 0".into(),
         promotion: Vec::new(),

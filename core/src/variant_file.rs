@@ -107,18 +107,40 @@ fn parse_letter(v: &str) -> Result<char, String> {
     }
 }
 
+/// `MG EG` or one value for both, in centipawns; `-` gives the piece back
+/// to the evaluation.
+fn parse_value(v: &str) -> Result<Option<(i32, i32)>, String> {
+    if v == "-" {
+        return Ok(None);
+    }
+    let bad = || format!("value '{v}' is not 'MG EG' or one number (centipawns, 0 to 100000)");
+    let nums: Vec<i32> = v
+        .split_whitespace()
+        .map(|x| x.parse::<i32>().ok().filter(|n| (0..=100_000).contains(n)))
+        .collect::<Option<_>>()
+        .ok_or_else(bad)?;
+    match nums[..] {
+        [a] => Ok(Some((a, a))),
+        [a, b] => Ok(Some((a, b))),
+        _ => Err(bad()),
+    }
+}
+
 /// Sets (or replaces) the piece with `letter`.
 fn set_piece(spec: &mut VariantSpec, letter: char, name: &str, movement: Movement) {
     match spec.pieces.iter_mut().find(|p| p.letter == letter) {
         Some(p) => {
             p.movement = movement;
             p.name = name.to_string();
+            // A value was for the old movement.
+            p.value = None;
         }
         None => spec.pieces.push(PieceDef {
             name: name.to_string(),
             letter,
             movement,
             royal: false,
+            value: None,
         }),
     }
 }
@@ -148,6 +170,17 @@ fn apply(spec: &mut VariantSpec, key: &str, value: &str) -> Result<(), String> {
             format!("piece-{letter}")
         };
         set_piece(spec, letter, &name, movement);
+        return Ok(());
+    }
+    if let Some(letter) = key.strip_prefix("value.") {
+        let letter = parse_letter(letter)?;
+        let value = parse_value(v)?;
+        let p = spec
+            .pieces
+            .iter_mut()
+            .find(|p| p.letter == letter)
+            .ok_or_else(|| format!("value for '{letter}', which is not defined"))?;
+        p.value = value;
         return Ok(());
     }
     if let Some(n) = key.strip_prefix("customPiece") {

@@ -1,8 +1,8 @@
 //! `variants/examples.ini`: every example loads, plays random games with
 //! consistent keys and FENs, and gives the same legal moves through both
-//! legality paths. Two examples are also built into Fairy-Stockfish, whose
-//! numbers they must give: capablanca (Fairy-Stockfish 11.1, `go perft`)
-//! and gardner (pyffish legal moves, depth 3).
+//! legality paths. Four examples are also built into Fairy-Stockfish, whose
+//! numbers they must give: capablanca, embassy and almost (Fairy-Stockfish
+//! 11.1, `go perft`) and gardner (pyffish legal moves, depth 3).
 
 use fers_core::variant::{self, Variant};
 use fers_core::variant_file;
@@ -72,6 +72,23 @@ fn examples_known_to_fairy_stockfish() {
     let get = |n: &str| ex.iter().find(|(name, _, _)| name == n).unwrap().1;
     let capa = Position::startpos(get("capablanca"));
     assert_eq!(perft::perft(&capa, 4), 805_128);
+    // Fairy-Stockfish 11.1, `go perft` from the start and from a position
+    // where both sides may castle both ways.
+    let perfts = |name: &str, fen: &str, depth: u32| {
+        let v = get(name);
+        let pos = if fen.is_empty() {
+            Position::startpos(v)
+        } else {
+            Position::from_fen(v, fen).unwrap()
+        };
+        (1..=depth).map(|d| perft::perft(&pos, d)).collect::<Vec<u64>>()
+    };
+    assert_eq!(perfts("embassy", "", 4), [28, 784, 25_281, 809_539]);
+    let castles = "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R w KQkq - 0 1";
+    assert_eq!(perfts("embassy", castles, 3), [31, 961, 29_210]);
+    assert_eq!(perfts("almost", "", 4), [22, 484, 11_895, 290_522]);
+    let castles = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+    assert_eq!(perfts("almost", castles, 3), [25, 625, 15_206]);
     let gardner = Position::startpos(get("gardner"));
     assert_eq!([1, 2, 3].map(|d| perft::perft(&gardner, d)), [7, 53, 506]);
 }

@@ -195,3 +195,63 @@ files = 13
     assert!(child.kind_of_letter('z').is_some());
     let _ = variant::chess();
 }
+
+/// `value.<letter>`: a piece's material value set by the file (for example
+/// fitted by `fers-tune -values`), kept by child sections, dropped when the
+/// piece is redefined, and refused with the line's reason when malformed.
+#[test]
+fn piece_values_from_a_variant_file() {
+    let text = "\
+[v:chess]
+piece.z = leaper(2,3)
+value.z = 310 290
+value.q = 950
+start = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq - 0 1
+
+[kept:v]
+
+[redefined:v]
+piece.z = leaper(1,3)
+
+[cleared:v]
+value.q = -
+
+[undefined:chess]
+value.z = 300
+
+[words:chess]
+value.q = nine
+
+[three:chess]
+value.q = 1 2 3
+
+[negative:chess]
+value.q = -5
+";
+    let sections = variant_file::load("my.ini", text, &|_| None);
+    let by_name: HashMap<&str, &Section> = sections.iter().map(|s| (s.name.as_str(), s)).collect();
+    let value = |name: &str, letter: char| {
+        let v = by_name[name]
+            .result
+            .as_ref()
+            .unwrap_or_else(|e| panic!("{e}"));
+        v.pieces[v.kind_of_letter(letter).unwrap() as usize].value
+    };
+    assert_eq!(value("v", 'z'), Some((310, 290)));
+    assert_eq!(value("v", 'q'), Some((950, 950)));
+    assert_eq!(value("v", 'r'), None);
+    assert_eq!(value("kept", 'z'), Some((310, 290)));
+    assert_eq!(value("redefined", 'z'), None);
+    assert_eq!(value("redefined", 'q'), Some((950, 950)));
+    assert_eq!(value("cleared", 'q'), None);
+    for (name, line, words) in [
+        ("undefined", 16, "value for 'z', which is not defined"),
+        ("words", 19, "value 'nine' is not"),
+        ("three", 22, "value '1 2 3' is not"),
+        ("negative", 25, "value '-5' is not"),
+    ] {
+        let e = by_name[name].result.as_ref().expect_err(name);
+        assert_eq!((e.file.as_str(), e.line), ("my.ini", line), "{name}: {e}");
+        assert!(e.reason.contains(words), "{name}: {e}");
+    }
+}

@@ -16,6 +16,7 @@ fn variant(movement: &str, topology: Topology) -> &'static Variant {
         letter,
         movement: Movement::parse_any(m).unwrap(),
         royal: false,
+        value: None,
     };
     let spec = VariantSpec {
         name: format!("test-{movement}"),
@@ -480,6 +481,7 @@ fn complex_families_give_check() {
             letter: 'a',
             movement: Movement::parse_any(m).unwrap(),
             royal: false,
+            value: None,
         });
         variant::leak(Variant::build(s).unwrap())
     };

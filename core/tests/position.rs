@@ -263,6 +263,7 @@ fn custom(
                 letter: *l,
                 movement: m.parse::<Movement>().unwrap(),
                 royal: *n == "king",
+                value: None,
             })
             .collect(),
         start_fen: fen.into(),

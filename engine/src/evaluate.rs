@@ -2,8 +2,10 @@
 //!
 //! Everything is computed from the variant's data, so any board size and any
 //! piece is evaluated without hand tuning:
-//! - piece values: the orthodox pieces (recognised by their movement, not
-//!   their name) get hand-tuned values; any other piece gets a value from its
+//! - piece values: a variant file's `value.<letter>` where given (fitted
+//!   from self-play by `fers-tune -values`); else the orthodox pieces
+//!   (recognised by their movement, not their name) get hand-tuned values,
+//!   and any other piece gets a value from its
 //!   average mobility on an empty board, riders weighted by a decay per step
 //!   (a rough model of a board with pieces on it);
 //! - piece-square tables: from each piece's empty-board mobility on each
@@ -346,7 +348,11 @@ impl EvalTables {
                 / nsq as f64;
             avg_mob_f[k] = avg;
             let auto = ((p.auto_lin as f64 * avg + p.auto_quad as f64 * avg * avg) / 100.0) as i32;
-            let val = if let Some(val) = passive_value(v, k) {
+            let val = if let Some(val) = v.pieces[k].value {
+                // The variant file's value (fitted from self-play by
+                // `fers-tune -values`, or given by hand) comes first.
+                val
+            } else if let Some(val) = passive_value(v, k) {
                 val
             } else if pawn {
                 p.pawn

@@ -7,7 +7,7 @@
 //! (`pgn`, `san`), statistics and SPRT (`stats`), the scheduler
 //! (`tournament`) and the cutechess-style command line (`match_cli`).
 //! `perft_compare` serves `fers-perft`, `search_bench` the `search` mode
-//! of `fers-bench`.
+//! of `fers-bench`, `value_fit` the `-values` mode of `fers-tune`.
 
 pub mod adjudication;
 pub mod book_cli;
@@ -27,4 +27,5 @@ pub mod stats;
 pub mod timecontrol;
 pub mod tournament;
 pub mod uci;
+pub mod value_fit;
 pub mod xboard;

@@ -16,7 +16,9 @@
 
 use fers_core::{Color, Position, Variant};
 use fers_engine::evaluate::{evaluate, EvalTables, Params, PARAMS};
+use fers_tools::value_fit;
 use std::io::Write;
+use std::process::ExitCode;
 
 struct Sample {
     pos: Position,
@@ -397,11 +399,105 @@ fn write_params(path: &str, p: &Params, note: &str) -> std::io::Result<()> {
     Ok(())
 }
 
-fn main() {
+/// `fers-tune -values DATA... [-variant V] [-variantfile F] [-lambda L]
+/// [-hold PCT] [-iters N]`: piece values fitted from `fers-nnue -selfplay`
+/// data (`value_fit.rs`); the report goes to stderr, the variant-file lines
+/// to stdout.
+fn values_mode(args: &[String]) -> ExitCode {
+    let usage = "usage: fers-tune -values DATA... [-variant V] [-variantfile F] \
+                 [-lambda L] [-hold PCT] [-iters N] [-l2 X]";
+    let run = || -> Result<String, String> {
+        let (mut name, mut file) = ("chess".to_string(), None);
+        let (mut lambda, mut hold) = (1.0f64, 10usize);
+        let mut opt = value_fit::FitOptions::default();
+        let mut data = Vec::new();
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            if !a.starts_with('-') {
+                data.push(a.clone());
+                continue;
+            }
+            let v = it.next().ok_or(format!("{a} needs a value\n{usage}"))?;
+            let bad = || format!("bad value {a} {v}");
+            match a.as_str() {
+                "-variant" => name = v.clone(),
+                "-variantfile" => file = Some(v.clone()),
+                "-lambda" => {
+                    lambda = v
+                        .parse()
+                        .ok()
+                        .filter(|l| (0.0..=1.0).contains(l))
+                        .ok_or_else(bad)?
+                }
+                "-hold" => hold = v.parse().ok().filter(|h| *h < 90).ok_or_else(bad)?,
+                "-iters" => opt.iters = v.parse().map_err(|_| bad())?,
+                "-l2" => opt.l2 = v.parse().ok().filter(|l: &f64| *l >= 0.0).ok_or_else(bad)?,
+                _ => return Err(format!("unknown option {a}\n{usage}")),
+            }
+        }
+        if data.is_empty() {
+            return Err(usage.to_string());
+        }
+        let (v, spec) = value_fit::resolve(&name, file.as_deref())?;
+        let mut samples = Vec::new();
+        for f in &data {
+            let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {f}: {e}"))?;
+            let (s, skipped) = value_fit::read_samples(v, &text, lambda);
+            eprintln!("{f}: {} positions, {skipped} lines skipped", s.len());
+            samples.extend(s);
+        }
+        let (train, held) = value_fit::split_held(samples, hold);
+        let f = value_fit::fit(v, &spec, &train, &held, &opt)?;
+        eprintln!(
+            "{}: {} training, {} held-out positions, K = {:.6}",
+            v.name, f.train, f.held, f.k
+        );
+        eprintln!(
+            "loss before {:.6} (held-out {:.6}); fitted, linear model {:.6} ({:.6}), \
+             evaluation {:.6} ({:.6})",
+            f.loss_before.0,
+            f.loss_before.1,
+            f.loss_linear.0,
+            f.loss_linear.1,
+            f.loss_after.0,
+            f.loss_after.1
+        );
+        for k in &f.kinds {
+            eprintln!(
+                "  {} {:<14} {:>6} {:>6} -> {:>6} {:>6}  ({} positions out of balance{})",
+                k.letter,
+                k.name,
+                k.old.0,
+                k.old.1,
+                k.new.0,
+                k.new.1,
+                k.seen,
+                if k.fitted { "" } else { ", kept" }
+            );
+        }
+        Ok(f.variant_lines())
+    };
+    match run() {
+        Ok(lines) => {
+            print!("{lines}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("fers-tune: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("-values") {
+        return values_mode(&args[2..]);
+    }
     if args.len() < 3 {
         eprintln!(
-            "usage: fers-tune OUT.rs DATA... [hold:DATA]... [-rounds N] [-threads N] [-limit N] [-l2 X] [-min-seen N] [-reset-pst] [-pst-only] [-only NAME,NAME...]"
+            "usage: fers-tune OUT.rs DATA... [hold:DATA]... [-rounds N] [-threads N] [-limit N] [-l2 X] [-min-seen N] [-reset-pst] [-pst-only] [-only NAME,NAME...]\n\
+             \x20      fers-tune -values DATA... [-variant V] [-variantfile F] [-lambda L] [-hold PCT] [-iters N] [-l2 X]"
         );
         std::process::exit(2);
     }
@@ -524,4 +620,5 @@ fn main() {
         );
         write_params(out, &p, &note).expect("write");
     }
+    ExitCode::SUCCESS
 }
