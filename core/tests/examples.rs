@@ -81,7 +81,9 @@ fn examples_known_to_fairy_stockfish() {
         } else {
             Position::from_fen(v, fen).unwrap()
         };
-        (1..=depth).map(|d| perft::perft(&pos, d)).collect::<Vec<u64>>()
+        (1..=depth)
+            .map(|d| perft::perft(&pos, d))
+            .collect::<Vec<u64>>()
     };
     assert_eq!(perfts("embassy", "", 4), [28, 784, 25_281, 809_539]);
     let castles = "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R w KQkq - 0 1";

@@ -38,8 +38,10 @@ pub struct Params {
     pub bishop: (i32, i32),
     pub rook: (i32, i32),
     pub queen: (i32, i32),
-    /// Auto value of a fairy piece: `lin * m + quad * m^2` (m = decayed
-    /// empty-board mobility), in hundredths of a centipawn.
+    /// Value of a piece the evaluation does not know, where the board
+    /// gives no curve through the orthodox pieces (`AutoCurve`):
+    /// `lin * m + quad * m^2` (m = decayed empty-board mobility), in
+    /// hundredths of a centipawn.
     pub auto_lin: i32,
     pub auto_quad: i32,
     /// Decay per rider step when measuring mobility (percent).
@@ -183,6 +185,88 @@ pub struct EvalTables {
     lines: Vec<SquareSet>,
     /// The check pre-filter is exact (every family is a leaper, rider or pawn).
     check_filter: bool,
+}
+
+/// The values of pieces the evaluation does not know, from their mobility:
+/// per phase, the curve `lin * m + quad * m^2` closest (least squares)
+/// to the tuned values of the knight, bishop, rook and queen at their own
+/// mobilities on a plain board of the variant's size. A fairy piece is so
+/// valued against the orthodox pieces as they would stand on its board
+/// (a chancellor on 10x8 about a queen, in both phases), and long riders
+/// gain in the endgame as the orthodox ones do (the queen 1.46 times her
+/// middlegame value, the knight 0.94).
+struct AutoCurve {
+    /// `(lin, quad)` per phase, in centipawns.
+    mg: (f64, f64),
+    eg: (f64, f64),
+}
+
+impl AutoCurve {
+    fn new(files: u8, ranks: u8, decay: f64, p: &Params) -> AutoCurve {
+        let (orth, diag, knight) = ([(0, 1)], [(1, 1)], [(1, 2), (2, 1)]);
+        let m = |leaps: &[(i32, i32)], rides: &[(i32, i32)]| {
+            plain_mobility(files, ranks, leaps, false, decay)
+                + plain_mobility(files, ranks, rides, true, decay)
+        };
+        let anchors = [
+            (m(&knight, &[]), p.knight),
+            (m(&[], &diag), p.bishop),
+            (m(&[], &orth), p.rook),
+            (m(&[], &[(0, 1), (1, 1)]), p.queen),
+        ];
+        let fallback = (p.auto_lin as f64 / 100.0, p.auto_quad as f64 / 100.0);
+        let fit = |phase: fn((i32, i32)) -> i32| {
+            // Normal equations of the two-parameter least squares.
+            let (mut s2, mut s3, mut s4, mut sv1, mut sv2) = (0.0, 0.0, 0.0, 0.0, 0.0);
+            for &(m, val) in &anchors {
+                let v = phase(val) as f64;
+                (s2, s3, s4) = (s2 + m * m, s3 + m * m * m, s4 + m * m * m * m);
+                (sv1, sv2) = (sv1 + v * m, sv2 + v * m * m);
+            }
+            let det = s2 * s4 - s3 * s3;
+            // A board too small or narrow for the anchors to tell a curve.
+            if det <= 1e-6 * s2 * s4 {
+                return fallback;
+            }
+            ((sv1 * s4 - sv2 * s3) / det, (s2 * sv2 - s3 * sv1) / det)
+        };
+        AutoCurve {
+            mg: fit(|v| v.0),
+            eg: fit(|v| v.1),
+        }
+    }
+
+    /// The `(mg, eg)` value at mobility `m`, never below zero.
+    fn value(&self, m: f64) -> (i32, i32) {
+        let at = |(lin, quad): (f64, f64)| (lin * m + quad * m * m).max(0.0).round() as i32;
+        (at(self.mg), at(self.eg))
+    }
+}
+
+/// Average empty-board mobility on a plain `files` x `ranks` board of a
+/// piece with the given vectors (each turned by quarter turns), as a
+/// leaper or as a rider whose further steps weigh `decay`^(k-1).
+fn plain_mobility(files: u8, ranks: u8, vectors: &[(i32, i32)], rider: bool, decay: f64) -> f64 {
+    let (w, h) = (files as i32, ranks as i32);
+    let mut total = 0.0;
+    for x in 0..w {
+        for y in 0..h {
+            for &(a, b) in vectors {
+                for (dx, dy) in [(a, b), (-a, -b), (-b, a), (b, -a)] {
+                    let (mut weight, mut k) = (1.0, 1);
+                    while (0..w).contains(&(x + dx * k)) && (0..h).contains(&(y + dy * k)) {
+                        total += weight;
+                        weight *= decay;
+                        if !rider {
+                            break;
+                        }
+                        k += 1;
+                    }
+                }
+            }
+        }
+    }
+    total / (w * h).max(1) as f64
 }
 
 /// Empty-board mobility of a kind from a square; riders count each further
@@ -339,6 +423,7 @@ impl EvalTables {
         let mut orth_rider = vec![false; n];
         let mut bishop_kind = None;
         let mut avg_mob_f = vec![0.0; n];
+        let curve = AutoCurve::new(geo.files, geo.ranks, decay, p);
         for k in 0..n {
             let royal = v.royal_kind == Some(k as u8);
             let pawn = v.pawn_kind == Some(k as u8);
@@ -347,7 +432,7 @@ impl EvalTables {
                 .sum::<f64>()
                 / nsq as f64;
             avg_mob_f[k] = avg;
-            let auto = ((p.auto_lin as f64 * avg + p.auto_quad as f64 * avg * avg) / 100.0) as i32;
+            let auto = curve.value(avg);
             let val = if let Some(val) = v.pieces[k].value {
                 // The variant file's value (fitted from self-play by
                 // `fers-tune -values`, or given by hand) comes first.
@@ -366,7 +451,7 @@ impl EvalTables {
             } else if same_movement(v, k, "queen") {
                 p.queen
             } else {
-                (auto, auto)
+                auto
             };
             orth_rider[k] = v.components[k].iter().any(|c| {
                 c.family == Family::Rider
@@ -1244,21 +1329,51 @@ mod tests {
     }
 
     #[test]
-    fn auto_values_of_orthodox_pieces_are_sensible() {
-        // The formula used for fairy pieces, applied to the orthodox ones.
-        let v = variant::chess();
+    fn auto_values_follow_the_orthodox_pieces_on_every_board() {
+        // The curve through the orthodox pieces, at their own mobilities,
+        // gives back their tuned values within 15%, on any board size.
         let decay = PARAMS.rider_decay as f64 / 100.0;
-        let auto = |k: usize| {
-            let avg: f64 = (0..64u8)
-                .map(|s| empty_mobility(v, k, s, decay))
-                .sum::<f64>()
-                / 64.0;
-            (PARAMS.auto_lin as f64 * avg + PARAMS.auto_quad as f64 * avg * avg) / 100.0
-        };
-        let (n, b, r, q) = (auto(1), auto(2), auto(3), auto(4));
-        assert!((250.0..400.0).contains(&n), "knight {n}");
-        assert!((250.0..400.0).contains(&b), "bishop {b}");
-        assert!((380.0..600.0).contains(&r), "rook {r}");
-        assert!((750.0..1100.0).contains(&q), "queen {q}");
+        let tuned = [PARAMS.knight, PARAMS.bishop, PARAMS.rook, PARAMS.queen];
+        type Vectors = &'static [(i32, i32)];
+        let vectors: [(Vectors, Vectors); 4] = [
+            (&[(1, 2), (2, 1)], &[]),
+            (&[], &[(1, 1)]),
+            (&[], &[(0, 1)]),
+            (&[], &[(0, 1), (1, 1)]),
+        ];
+        for (files, ranks) in [(8, 8), (10, 8), (12, 12), (9, 9), (6, 6)] {
+            let curve = AutoCurve::new(files, ranks, decay, &PARAMS);
+            for ((leaps, rides), t) in vectors.iter().zip(tuned) {
+                let m = plain_mobility(files, ranks, leaps, false, decay)
+                    + plain_mobility(files, ranks, rides, true, decay);
+                let (mg, eg) = curve.value(m);
+                for (a, b) in [(mg, t.0), (eg, t.1)] {
+                    let ratio = a as f64 / b as f64;
+                    assert!((0.85..1.15).contains(&ratio), "{files}x{ranks}: {a} vs {b}");
+                }
+            }
+        }
+        // Capablanca's pieces on their 10x8 board: the chancellor about a
+        // queen, the archbishop less; both gain in the endgame.
+        let capa = crate::test_support::example("capablanca");
+        let t = EvalTables::for_variant(capa);
+        let value = |l: char| t.value[capa.kind_of_letter(l).unwrap() as usize];
+        let (a, c, q, r) = (value('a'), value('c'), value('q'), value('r'));
+        assert!(
+            r.0 < a.0 && a.0 < c.0 && c.0 <= q.0 + 50,
+            "{a:?} {c:?} {q:?}"
+        );
+        assert!(a.1 > a.0 && c.1 > c.0, "{a:?} {c:?}");
+        assert!((c.1 - q.1).abs() < 100, "{c:?} {q:?}");
+    }
+
+    #[test]
+    fn plain_mobility_counts_moves() {
+        // A knight on 8x8: 336 moves from 64 squares; a rook 14 anywhere.
+        assert_eq!(plain_mobility(8, 8, &[(1, 2), (2, 1)], false, 1.0), 5.25);
+        assert_eq!(plain_mobility(8, 8, &[(0, 1)], true, 1.0), 14.0);
+        // Decay 0.5 along a rook's ray on a 1x3 board: from the ends 1 + 0.5,
+        // from the middle 1 + 1.
+        assert_eq!(plain_mobility(1, 3, &[(0, 1)], true, 0.5), 5.0 / 3.0);
     }
 }

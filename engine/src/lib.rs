@@ -14,6 +14,8 @@ pub mod options;
 pub mod pawns;
 pub mod protocol;
 pub mod search;
+#[cfg(test)]
+mod test_support;
 pub mod thread;
 pub mod timeman;
 pub mod tt;

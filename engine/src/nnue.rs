@@ -727,13 +727,7 @@ mod tests {
         assert!(down < -500, "black a queen down, black to move: {down}");
     }
 
-    fn example(name: &str) -> &'static Variant {
-        let mut reg = Registry::new();
-        for r in reg.load("examples.ini", include_str!("../../variants/examples.ini")) {
-            r.expect("example variants load");
-        }
-        reg.get(name).expect("example variant")
-    }
+    use crate::test_support::example;
 
     /// Capablanca's kinds: p n b r q k a c (the file's order).
     fn capablanca() -> &'static Variant {
