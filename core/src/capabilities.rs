@@ -25,6 +25,13 @@ pub struct Capabilities {
     /// line an attacker's walk takes, can expose it. One royal kind, no
     /// conditions or capture styles.
     pub hole_legality: bool,
+    /// The search tests legality lazily: it takes the pseudo-legal moves
+    /// (`Position::candidate_moves`) and tests only those it tries, after
+    /// playing them (`Position::candidate_legal`), where testing the whole
+    /// list costs an attack detection per move (no `pin_legality`). Sound
+    /// everywhere (the test is `legal_moves`' own); a speed choice, so a
+    /// variant whose list is cheap to filter keeps the filtered list.
+    pub lazy_legality: bool,
     /// Castling judged from the attack plan (leapers, riders and pawns
     /// only: moving the rook cannot open a hurdle line).
     pub simple_castling: bool,
@@ -60,6 +67,7 @@ impl Capabilities {
         pin_legality: false,
         board_copy_legality: false,
         hole_legality: false,
+        lazy_legality: false,
         simple_castling: false,
         plain_check: false,
         exact_see: false,

@@ -6,6 +6,10 @@
 //! - otherwise the move played with `Position::play`, effects included,
 //!   and the opponent asked whether it could capture the royal piece under
 //!   the active rules (`legal_by_play`).
+//!
+//! Where that costs an attack detection per move (`lazy_legality`), the
+//! search does not filter lists: it tests each move it tries after playing
+//! it (`legal_after`, through `Position::candidate_legal`).
 
 use crate::attacks::{attacked_by_complex, attacked_on, complex_ray_hits};
 use crate::geometry::{SquareSet, MAX_SQUARES, NO_SQ};
@@ -41,6 +45,24 @@ impl Position {
         } else {
             list.retain(|m| self.legal_by_play(m));
         }
+    }
+
+    /// Is `m`, already played from here into `next`, legal? The test of
+    /// [`Position::legal_by_play`], asked of the played position: the
+    /// conditions' after-move tests, and the mover's royal piece (where it
+    /// has one) not capturable under the active rules. `next` must be this
+    /// position with the pseudo-legal `m` played (`Position::play`).
+    pub fn legal_after(&self, m: Move, next: &Position) -> bool {
+        self.after_move_allows(m, next)
+            && (self.royal[self.side.index()] == NO_SQ || !next.royal_capturable(next.side))
+    }
+
+    /// Is the pseudo-legal move `m` legal? Played on a copy and tested by
+    /// [`Position::legal_after`]; for single moves, not for lists.
+    pub fn is_legal(&self, m: Move) -> bool {
+        let mut next = self.clone();
+        next.play(m);
+        self.legal_after(m, &next)
     }
 
     /// Legality under conditions: the move is played with all its effects

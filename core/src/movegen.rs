@@ -349,6 +349,56 @@ impl Position {
         self.filter_legal(list);
     }
 
+    /// The moves a search tries at a node: the legal moves, or, where
+    /// legality is tested lazily (`Capabilities::lazy_legality`), the
+    /// pseudo-legal ones, each to be confirmed by
+    /// [`Position::candidate_legal`] once played. Empty exactly when there
+    /// is no legal move; otherwise [`Position::has_legal_candidate`] says
+    /// whether one is legal.
+    pub fn candidate_moves(&self, list: &mut MoveList) {
+        if self.v.caps.lazy_legality {
+            list.clear();
+            self.gen_moves(list, false);
+        } else {
+            self.legal_moves(list);
+        }
+    }
+
+    /// [`Position::legal_noisy_moves`], or where legality is tested lazily
+    /// the pseudo-legal captures and promotions (see
+    /// [`Position::candidate_moves`]).
+    pub fn candidate_noisy_moves(&self, list: &mut MoveList) {
+        if self.v.caps.lazy_legality {
+            list.clear();
+            self.gen_moves(list, true);
+        } else {
+            self.legal_noisy_moves(list);
+        }
+    }
+
+    /// Is the candidate `m` (from [`Position::candidate_moves`]), played
+    /// from here into `next`, legal? Always, where the candidates were
+    /// filtered already; else [`Position::legal_after`].
+    #[inline]
+    pub fn candidate_legal(&self, m: Move, next: &Position) -> bool {
+        !self.v.caps.lazy_legality || self.legal_after(m, next)
+    }
+
+    /// [`Position::candidate_legal`] for a candidate not played: always
+    /// where the candidates were filtered, else [`Position::is_legal`].
+    pub fn candidate_is_legal(&self, m: Move) -> bool {
+        !self.v.caps.lazy_legality || self.is_legal(m)
+    }
+
+    /// Is one of the candidates `list` (all of this position's,
+    /// [`Position::candidate_moves`]) legal? Stops at the first legal one.
+    pub fn has_legal_candidate(&self, list: &MoveList) -> bool {
+        if !self.v.caps.lazy_legality {
+            return !list.is_empty();
+        }
+        list.iter().any(|m| self.is_legal(m))
+    }
+
     /// Number of legal moves (perft's last ply).
     pub fn count_legal(&self) -> usize {
         let mut list = MoveList::new();

@@ -632,6 +632,7 @@ fn derive_capabilities(
         pin_legality,
         board_copy_legality: cond.is_empty() && !passive,
         hole_legality: spec.holes.skip && royals == 1 && cond.is_empty() && !passive,
+        lazy_legality: !pin_legality,
         // On files that wrap, the rook's home square is no board edge: the
         // king's destination may see past it once the rook has moved.
         simple_castling: pin_legality && all_simple && !spec.topology.wraps_files(),

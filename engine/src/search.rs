@@ -927,13 +927,17 @@ impl Worker {
             }
         }
 
+        // Legal moves, or pseudo-legal ones tested as they are tried
+        // (`Position::candidate_legal`): then a legal move is known only
+        // once one passes, or the excluded move is legal.
         let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
+        pos.candidate_moves(&mut list);
         list.truncate(MAX_MOVES); // the score buffer's width (`score_moves`)
         if list.is_empty() {
             return Self::no_moves_score(pos, ply, in_check);
         }
         self.score_moves(pos, &list, tt_move, ply);
+        let mut excluded_legal = false;
 
         let mut best = -INF;
         let mut best_move = Move::NONE;
@@ -947,6 +951,7 @@ impl Worker {
         for i in 0..list.len() {
             let (m, mscore) = self.pick(&mut list, i, ply);
             if m.same_head(excluded) {
+                excluded_legal = excluded_legal || pos.candidate_is_legal(m);
                 continue;
             }
             let capture = pos.is_capture(m);
@@ -991,6 +996,11 @@ impl Worker {
             self.tt.prefetch(child.key());
             let gives_check = may_check && child.in_check();
             if futile && !gives_check {
+                continue;
+            }
+            // Every pruning above waits for a searched move, so a node
+            // with none searched tested all its moves (but the excluded).
+            if !pos.candidate_legal(m, &child) {
                 continue;
             }
             let check_ext = (gives_check
@@ -1141,8 +1151,11 @@ impl Worker {
             }
         }
         if searched == 0 {
-            // Every move was pruned: a fail low at the static eval.
-            return alpha.max(static_eval.min(alpha));
+            if !excluded_legal {
+                return Self::no_moves_score(pos, ply, in_check);
+            }
+            // Only the excluded move: a fail low.
+            return alpha;
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -1184,7 +1197,7 @@ impl Worker {
         cut_node: bool,
     ) -> Option<i32> {
         let mut list = MoveList::new();
-        pos.legal_noisy_moves(&mut list);
+        pos.candidate_noisy_moves(&mut list);
         list.truncate(MAX_MOVES); // the score buffer's width (`score_moves`)
         let key = pos.key();
         for m in list.iter() {
@@ -1193,6 +1206,9 @@ impl Worker {
             }
             let mut child = pos.clone();
             child.play(m);
+            if !pos.candidate_legal(m, &child) {
+                continue;
+            }
             let gives_check = self.eval.may_give_check(pos, m) && child.in_check();
             self.keys.push(key);
             self.move_stack[ply] = m;
@@ -1313,16 +1329,20 @@ impl Worker {
             return best;
         }
         let mut list = MoveList::new();
+        // Legal moves, or pseudo-legal ones tested as they are tried
+        // (`Position::candidate_legal`).
         if in_check || qdepth == 0 {
-            // All moves: evasions, or quiet checks on the first ply.
-            pos.legal_moves(&mut list);
+            // All moves: evasions, or quiet checks on the first ply. Out of
+            // check, the moves left out below may be the only legal ones;
+            // in check, none is left out (see after the loop).
+            pos.candidate_moves(&mut list);
             list.truncate(MAX_MOVES); // the score buffer's width (`score_moves`)
-            if list.is_empty() {
+            if list.is_empty() || (!in_check && !pos.has_legal_candidate(&list)) {
                 return Self::no_moves_score(pos, ply, in_check);
             }
         } else {
             // Captures and promotions only; no moves is not a mate here.
-            pos.legal_noisy_moves(&mut list);
+            pos.candidate_noisy_moves(&mut list);
             list.truncate(MAX_MOVES); // the score buffer's width (`score_moves`)
             if list.is_empty() {
                 return best;
@@ -1373,6 +1393,9 @@ impl Worker {
             if futile && !gives_check {
                 continue;
             }
+            if !pos.candidate_legal(m, &child) {
+                continue;
+            }
             self.move_stack[ply] = m;
             self.ctx[ply] = self.piece_to(pos, m);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qdepth + 1, gives_check);
@@ -1390,6 +1413,10 @@ impl Worker {
                     }
                 }
             }
+        }
+        if in_check && best == -INF {
+            // In check every candidate was tried: none was legal.
+            return Self::no_moves_score(pos, ply, true);
         }
         let bound = if best >= beta {
             Bound::Lower
