@@ -1108,43 +1108,7 @@ impl Worker {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
-                        let bonus = (depth * depth * 16).min(1600);
-                        // Captures tried before the cut did not refute.
-                        for &c in captures.as_slice() {
-                            if c != m {
-                                let ci = self.capt_idx(pos, c);
-                                self.update_capt(ci, -bonus);
-                            }
-                        }
-                        if capture {
-                            let ci = self.capt_idx(pos, m);
-                            self.update_capt(ci, bonus);
-                        }
-                        if quiet {
-                            let k = &mut self.killers[ply];
-                            if k[0] != m {
-                                k[1] = k[0];
-                                k[0] = m;
-                            }
-                            if ply > 0 && !self.move_stack[ply - 1].is_none() {
-                                let ci = self.hist_idx_prev(pos, self.move_stack[ply - 1]);
-                                self.counter[ci] = m.head();
-                            }
-                            let idx = self.hist_idx(pos, m);
-                            self.update_history(idx, bonus);
-                            let pt = self.piece_to(pos, m);
-                            self.update_cont(ply, pt, bonus);
-                            for &q in quiets
-                                .as_slice()
-                                .split_last()
-                                .map_or(&[][..], |(_, rest)| rest)
-                            {
-                                let qi = self.hist_idx(pos, q);
-                                self.update_history(qi, -bonus);
-                                let pt = self.piece_to(pos, q);
-                                self.update_cont(ply, pt, -bonus);
-                            }
-                        }
+                        self.update_cut_stats(pos, m, ply, depth, &quiets, &captures);
                         break;
                     }
                 }
@@ -1180,6 +1144,59 @@ impl Worker {
         self.tt
             .store(key, best_move, best, depth, bound, ply as i32, raw_eval);
         best
+    }
+
+    /// The learnt ordering after the move `m` beat beta at a node: capture
+    /// history (the captures tried before it did not refute), killers, the
+    /// countermove, history and continuation history of the quiet moves
+    /// tried (`m` last among them when quiet).
+    fn update_cut_stats(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        ply: usize,
+        depth: i32,
+        quiets: &MoveBuf<64>,
+        captures: &MoveBuf<32>,
+    ) {
+        let bonus = (depth * depth * 16).min(1600);
+        for &c in captures.as_slice() {
+            if c != m {
+                let ci = self.capt_idx(pos, c);
+                self.update_capt(ci, -bonus);
+            }
+        }
+        if pos.is_capture(m) {
+            let ci = self.capt_idx(pos, m);
+            self.update_capt(ci, bonus);
+            return;
+        }
+        if m.promotion().is_some() {
+            return;
+        }
+        let k = &mut self.killers[ply];
+        if k[0] != m {
+            k[1] = k[0];
+            k[0] = m;
+        }
+        if ply > 0 && !self.move_stack[ply - 1].is_none() {
+            let ci = self.hist_idx_prev(pos, self.move_stack[ply - 1]);
+            self.counter[ci] = m.head();
+        }
+        let idx = self.hist_idx(pos, m);
+        self.update_history(idx, bonus);
+        let pt = self.piece_to(pos, m);
+        self.update_cont(ply, pt, bonus);
+        for &q in quiets
+            .as_slice()
+            .split_last()
+            .map_or(&[][..], |(_, rest)| rest)
+        {
+            let qi = self.hist_idx(pos, q);
+            self.update_history(qi, -bonus);
+            let pt = self.piece_to(pos, q);
+            self.update_cont(ply, pt, -bonus);
+        }
     }
 
     /// The ProbCut searches at a node: each capture whose static exchange
