@@ -355,6 +355,7 @@ impl Position {
     /// [`Position::candidate_legal`] once played. Empty exactly when there
     /// is no legal move; otherwise [`Position::has_legal_candidate`] says
     /// whether one is legal.
+    #[inline]
     pub fn candidate_moves(&self, list: &mut MoveList) {
         if self.v.caps.lazy_legality {
             list.clear();
@@ -367,6 +368,7 @@ impl Position {
     /// [`Position::legal_noisy_moves`], or where legality is tested lazily
     /// the pseudo-legal captures and promotions (see
     /// [`Position::candidate_moves`]).
+    #[inline]
     pub fn candidate_noisy_moves(&self, list: &mut MoveList) {
         if self.v.caps.lazy_legality {
             list.clear();
@@ -386,12 +388,14 @@ impl Position {
 
     /// [`Position::candidate_legal`] for a candidate not played: always
     /// where the candidates were filtered, else [`Position::is_legal`].
+    #[inline]
     pub fn candidate_is_legal(&self, m: Move) -> bool {
         !self.v.caps.lazy_legality || self.is_legal(m)
     }
 
     /// Is one of the candidates `list` (all of this position's,
     /// [`Position::candidate_moves`]) legal? Stops at the first legal one.
+    #[inline]
     pub fn has_legal_candidate(&self, list: &MoveList) -> bool {
         if !self.v.caps.lazy_legality {
             return !list.is_empty();

@@ -1108,7 +1108,7 @@ impl Worker {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
-                        self.update_cut_stats(pos, m, ply, depth, &quiets, &captures);
+                        self.update_cut_stats(pos, m, capture, ply, depth, &quiets, &captures);
                         break;
                     }
                 }
@@ -1150,10 +1150,12 @@ impl Worker {
     /// history (the captures tried before it did not refute), killers, the
     /// countermove, history and continuation history of the quiet moves
     /// tried (`m` last among them when quiet).
+    #[allow(clippy::too_many_arguments)]
     fn update_cut_stats(
         &mut self,
         pos: &Position,
         m: Move,
+        capture: bool,
         ply: usize,
         depth: i32,
         quiets: &MoveBuf<64>,
@@ -1166,7 +1168,7 @@ impl Worker {
                 self.update_capt(ci, -bonus);
             }
         }
-        if pos.is_capture(m) {
+        if capture {
             let ci = self.capt_idx(pos, m);
             self.update_capt(ci, bonus);
             return;
