@@ -24,7 +24,7 @@ use std::collections::HashMap;
 
 /// Logistic scale of search scores as labels (400 centipawns = factor 10
 /// in odds), as `fers-tune` and `fers-nnue` read them.
-const K_LABEL: f64 = std::f64::consts::LN_10 / 400.0;
+pub const K_LABEL: f64 = std::f64::consts::LN_10 / 400.0;
 
 /// Positions in which a kind's count must differ between the sides before
 /// its value is fitted (a kind rarely out of balance keeps its value).
@@ -91,18 +91,18 @@ fn parse_line(v: &'static Variant, line: &str, lambda: f64) -> Option<Sample> {
     Some(Sample { pos, target })
 }
 
+/// White's evaluation of a sample.
+pub fn white_eval(s: &Sample, t: &EvalTables) -> i32 {
+    let e = evaluate(&s.pos, t);
+    match s.pos.side_to_move() {
+        Color::White => e,
+        Color::Black => -e,
+    }
+}
+
 /// White's evaluation of every sample.
 pub fn white_evals(samples: &[Sample], t: &EvalTables) -> Vec<i32> {
-    samples
-        .iter()
-        .map(|s| {
-            let e = evaluate(&s.pos, t);
-            match s.pos.side_to_move() {
-                Color::White => e,
-                Color::Black => -e,
-            }
-        })
-        .collect()
+    samples.iter().map(|s| white_eval(s, t)).collect()
 }
 
 /// Texel's loss of evaluations `ev` at scale `k`.

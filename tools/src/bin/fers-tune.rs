@@ -15,38 +15,16 @@
 //! The result is written as Rust source for `engine/src/tuned.rs`.
 
 use fers_core::{Color, Position, Variant};
-use fers_engine::evaluate::{evaluate, EvalTables, Params, PARAMS};
-use fers_tools::value_fit;
+use fers_engine::evaluate::{EvalTables, Params, PARAMS};
+use fers_tools::value_fit::{self, fit_k, loss, sigmoid, white_eval, Sample, K_LABEL};
 use std::io::Write;
 use std::process::ExitCode;
-
-struct Sample {
-    pos: Position,
-    /// Win probability of White from the label.
-    target: f64,
-}
 
 /// Phase-weighted positions an orthodox table entry needs to be fitted
 /// (`-min-seen`).
 const MIN_SEEN: f64 = 400.0;
 /// Largest learned correction of one table entry (centipawns).
 const MAX_PST: f64 = 100.0;
-
-/// Logistic scale of the labels (400 centipawns = factor 10 in odds).
-const K_LABEL: f64 = std::f64::consts::LN_10 / 400.0;
-
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-fn white_eval(s: &Sample, t: &EvalTables) -> i32 {
-    let e = evaluate(&s.pos, t);
-    if s.pos.side_to_move() == Color::White {
-        e
-    } else {
-        -e
-    }
-}
 
 fn evals(samples: &[Sample], t: &EvalTables, threads: usize) -> Vec<i32> {
     let chunk = samples.len().div_ceil(threads.max(1)).max(1);
@@ -59,21 +37,9 @@ fn evals(samples: &[Sample], t: &EvalTables, threads: usize) -> Vec<i32> {
     })
 }
 
-fn loss_of(samples: &[Sample], ev: &[i32], k: f64) -> f64 {
-    samples
-        .iter()
-        .zip(ev)
-        .map(|(s, &e)| {
-            let d = s.target - sigmoid(k * e as f64);
-            d * d
-        })
-        .sum::<f64>()
-        / samples.len().max(1) as f64
-}
-
-fn loss(v: &'static Variant, p: &Params, samples: &[Sample], k: f64, threads: usize) -> f64 {
+fn loss_with(v: &'static Variant, p: &Params, samples: &[Sample], k: f64, threads: usize) -> f64 {
     let t = EvalTables::build(v, p);
-    loss_of(samples, &evals(samples, &t, threads), k)
+    loss(samples, &evals(samples, &t, threads), k)
 }
 
 /// Every scalar parameter except those that only shape fairy pieces.
@@ -333,7 +299,7 @@ fn tune_scalars(
     threads: usize,
     only: &[String],
 ) -> f64 {
-    let mut best = loss(v, p, samples, k, threads);
+    let mut best = loss_with(v, p, samples, k, threads);
     let count = scalars(p).len();
     for i in 0..count {
         let name = scalars(p)[i].0.clone();
@@ -347,7 +313,7 @@ fn tune_scalars(
             loop {
                 let mut q = p.clone();
                 *scalars(&mut q)[i].1 += dir * step;
-                let l = loss(v, &q, samples, k, threads);
+                let l = loss_with(v, &q, samples, k, threads);
                 if l < best {
                     best = l;
                     *p = q;
@@ -363,20 +329,6 @@ fn tune_scalars(
         eprintln!("  {name}: {cur} -> {} (loss {best:.7})", *scalars(p)[i].1);
     }
     best
-}
-
-fn fit_k(samples: &[Sample], ev: &[i32]) -> f64 {
-    let (mut lo, mut hi) = (0.0005f64, 0.02f64);
-    for _ in 0..60 {
-        let a = lo + (hi - lo) / 3.0;
-        let b = hi - (hi - lo) / 3.0;
-        if loss_of(samples, ev, a) < loss_of(samples, ev, b) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    (lo + hi) / 2.0
 }
 
 /// Writes `engine/src/tuned.rs` (run `cargo fmt` afterwards).
@@ -595,8 +547,8 @@ fn main() -> ExitCode {
     let k = fit_k(&all, &ev);
     eprintln!(
         "K = {k:.6}; loss {:.7}, hold-out {:.7}",
-        loss(v, &p, &all, k, threads),
-        loss(v, &p, &hold, k, threads)
+        loss_with(v, &p, &all, k, threads),
+        loss_with(v, &p, &hold, k, threads)
     );
     let note = format!("{} positions, {rounds} rounds", all.len() + hold.len());
     for r in 0..rounds {
@@ -605,8 +557,8 @@ fn main() -> ExitCode {
         }
         eprintln!(
             "round {r} pst: loss {:.7}, hold-out {:.7}",
-            loss(v, &p, &all, k, threads),
-            loss(v, &p, &hold, k, threads)
+            loss_with(v, &p, &all, k, threads),
+            loss_with(v, &p, &hold, k, threads)
         );
         write_params(out, &p, &note).expect("write");
         if pst_only {
@@ -615,8 +567,8 @@ fn main() -> ExitCode {
         tune_scalars(v, &mut p, &all, k, threads, &only);
         eprintln!(
             "round {r} scalars: loss {:.7}, hold-out {:.7}",
-            loss(v, &p, &all, k, threads),
-            loss(v, &p, &hold, k, threads)
+            loss_with(v, &p, &all, k, threads),
+            loss_with(v, &p, &hold, k, threads)
         );
         write_params(out, &p, &note).expect("write");
     }
