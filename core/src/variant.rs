@@ -971,6 +971,12 @@ pub fn empty_spec() -> VariantSpec {
     }
 }
 
+/// `p` with a material value (middlegame, endgame) of its variant's own.
+fn valued(mut p: PieceDef, value: (i32, i32)) -> PieceDef {
+    p.value = Some(value);
+    p
+}
+
 fn custom(name: &str, letter: char, movement: &str) -> PieceDef {
     PieceDef {
         name: name.to_string(),
@@ -989,15 +995,32 @@ fn custom(name: &str, letter: char, movement: &str) -> PieceDef {
 pub fn wormhole_spec() -> VariantSpec {
     VariantSpec {
         name: "wormhole".into(),
+        // Values fitted by `fers-tune -values` to fers's own Wormhole games
+        // (docs/wormhole.md): on a board that vanishes, pawns (which
+        // promote by capture) and the lion (which captures all around)
+        // are worth more than their mobility says, the knight and wizard
+        // less.
         pieces: vec![
-            piece("pawn", 'p'),
-            custom("knight", 'n', "decomposed-leaper(0,1;1,1)"),
-            custom("champion", 'c', "leaper(0,1)+leaper(0,2)+leaper(2,2)"),
-            custom("wizard", 'w', "leaper(1,1)+decomposed-leaper(0,2;1,1)"),
-            custom(
-                "lion",
-                'm',
-                "leaper(0,2)+leaper(2,2)+capture:leaper(0,1)+capture:leaper(1,1)",
+            valued(piece("pawn", 'p'), (225, 188)),
+            valued(
+                custom("knight", 'n', "decomposed-leaper(0,1;1,1)"),
+                (374, 435),
+            ),
+            valued(
+                custom("champion", 'c', "leaper(0,1)+leaper(0,2)+leaper(2,2)"),
+                (502, 794),
+            ),
+            valued(
+                custom("wizard", 'w', "leaper(1,1)+decomposed-leaper(0,2;1,1)"),
+                (537, 681),
+            ),
+            valued(
+                custom(
+                    "lion",
+                    'm',
+                    "leaper(0,2)+leaper(2,2)+capture:leaper(0,1)+capture:leaper(1,1)",
+                ),
+                (774, 705),
             ),
             piece("king", 'k'),
         ],
