@@ -150,12 +150,19 @@ fn piece_table(v: &'static Variant) -> Option<String> {
 }
 
 /// A piece's moves in XBoard's Betza, if they have one. Pawns and the
-/// castling king are written out (fers's pawn family has no Betza atom).
+/// castling king are written out (fers's pawn family has no Betza atom);
+/// a pawn that may capture en passant says so (`e`), or XBoard refuses
+/// the capture when it comes.
 fn piece_betza(v: &'static Variant, kind: usize) -> Option<String> {
     let p = &v.pieces[kind];
     if p.is_pawn() {
         let double = if v.double_step { "ifmnD" } else { "" };
-        return Some(format!("fmWfcF{double}"));
+        let ep = if v.en_passant && v.double_step {
+            "e"
+        } else {
+            ""
+        };
+        return Some(format!("fmWfc{ep}F{double}"));
     }
     let mut b = fers_core::betza::write(&p.movement)?;
     if Some(kind as u8) == v.royal_kind && v.castling {
@@ -1065,7 +1072,7 @@ mod tests {
              rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1"
         );
         assert!(
-            r.pieces.contains(&"piece P& fmWfcFifmnD".to_string()),
+            r.pieces.contains(&"piece P& fmWfceFifmnD".to_string()),
             "{r:?}"
         );
         assert!(r.pieces.contains(&"piece N& N".to_string()), "{r:?}");
