@@ -20,7 +20,6 @@ use fers_core::variant::VariantSpec;
 use fers_core::variant_file;
 use fers_core::{variant, Color, Position, Variant};
 use fers_engine::evaluate::{evaluate, EvalTables, PARAMS};
-use std::collections::HashMap;
 
 /// Logistic scale of search scores as labels (400 centipawns = factor 10
 /// in odds), as `fers-tune` and `fers-nnue` read them.
@@ -217,15 +216,16 @@ struct Features {
 }
 
 fn features(s: &Sample, t: &EvalTables, kinds: usize) -> Features {
-    let mut count: HashMap<u8, i8> = HashMap::with_capacity(kinds);
-    for c in [Color::White, Color::Black] {
-        let sign = if c == Color::White { 1 } else { -1 };
+    let mut count = vec![0i8; kinds];
+    for (c, sign) in [(Color::White, 1), (Color::Black, -1)] {
         for sq in s.pos.occupied(c).iter() {
-            *count.entry(s.pos.piece_at(sq).kind()).or_default() += sign;
+            count[s.pos.piece_at(sq).kind() as usize] += sign;
         }
     }
-    let mut diffs: Vec<(u8, i8)> = count.into_iter().filter(|&(_, d)| d != 0).collect();
-    diffs.sort_unstable();
+    let diffs = (0..kinds as u8)
+        .zip(count)
+        .filter(|&(_, d)| d != 0)
+        .collect();
     Features {
         phase: t.phase(&s.pos) as f64 / 256.0,
         diffs,
