@@ -70,6 +70,11 @@ pub struct VariantSpec {
     /// withdrawal, in chains, compulsorily; a turn is one move
     /// (`fanorona.rs`).
     pub chains: bool,
+    /// A network file trained for this variant (a variant file's
+    /// `network` key, resolved against the file's directory): the engine
+    /// evaluates with it when it fits (`engine/src/nnue.rs`). Not
+    /// inherited: a network is for one variant name.
+    pub network: Option<String>,
 }
 
 /// A compiled movement atom: the family with its direction numbers, per
@@ -169,6 +174,8 @@ pub struct Variant {
     /// Which shortcuts are sound here (derived from everything above).
     pub caps: Capabilities,
     pub zobrist: Zobrist,
+    /// The network file its variant file names (`VariantSpec::network`).
+    pub network: Option<String>,
 }
 
 /// What the conditions read per move, compiled once per variant.
@@ -464,6 +471,7 @@ impl Variant {
             chains,
             caps,
             zobrist,
+            network: spec.network,
         };
         if !v.conditions.is_empty() {
             v.rules = RuleTables::new(&v)?;
@@ -905,6 +913,7 @@ pub fn chess_spec() -> VariantSpec {
         captures: CaptureSpec::default(),
         lines: Lines::Grid,
         chains: false,
+        network: None,
     }
 }
 
@@ -1072,6 +1081,7 @@ pub fn fanorona_spec() -> VariantSpec {
         insufficient_material: false,
         lines: Lines::EvenDiagonals,
         chains: true,
+        network: None,
         ..chess_spec()
     }
 }

@@ -153,8 +153,28 @@ fn remove_piece_named(spec: &mut VariantSpec, name: &str) {
     }
 }
 
-/// Applies one `key = value` line to a spec.
-fn apply(spec: &mut VariantSpec, key: &str, value: &str) -> Result<(), String> {
+/// `network = PATH`: a relative path is read from the variant file's
+/// directory, so a file and its networks move together; `-` drops it.
+fn network_path(file: &str, v: &str) -> Result<Option<String>, String> {
+    if v == "-" {
+        return Ok(None);
+    }
+    if v.is_empty() {
+        return Err("network needs a file name (or '-')".into());
+    }
+    let p = std::path::Path::new(v);
+    if p.is_absolute() {
+        return Ok(Some(v.to_string()));
+    }
+    let dir = std::path::Path::new(file)
+        .parent()
+        .unwrap_or(std::path::Path::new(""));
+    Ok(Some(dir.join(p).to_string_lossy().into_owned()))
+}
+
+/// Applies one `key = value` line to a spec (`file` names the variant
+/// file, for the paths it gives).
+fn apply(spec: &mut VariantSpec, file: &str, key: &str, value: &str) -> Result<(), String> {
     let v = value.trim();
     if let Some(letter) = key.strip_prefix("piece.") {
         let letter = parse_letter(letter)?;
@@ -274,6 +294,7 @@ fn apply(spec: &mut VariantSpec, key: &str, value: &str) -> Result<(), String> {
                 return Err(format!("{key} = {v}: only the second rank is supported"));
             }
         }
+        "network" => spec.network = network_path(file, v)?,
         "pieceToCharTable" => {} // display only
         _ => {
             if let Some(b) = fsf_piece(key) {
@@ -403,11 +424,13 @@ pub fn load(file: &str, text: &str, known: &dyn Fn(&str) -> Option<VariantSpec>)
                     .ok_or_else(|| err(r.line, format!("unknown parent variant '{p}'")))?,
             };
             spec.name = r.name.clone();
+            // A parent's network is for the parent's name.
+            spec.network = None;
             for &(n, line) in &r.body {
                 let (k, v) = line
                     .split_once('=')
                     .ok_or_else(|| err(n, format!("'{line}' is not 'key = value'")))?;
-                apply(&mut spec, k.trim(), v).map_err(|e| err(n, e))?;
+                apply(&mut spec, file, k.trim(), v).map_err(|e| err(n, e))?;
             }
             let v = Variant::build(spec.clone()).map_err(|e| err(r.line, e))?;
             let v = variant::leak(v);

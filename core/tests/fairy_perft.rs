@@ -255,3 +255,47 @@ value.q = -5
         assert!(e.reason.contains(words), "{name}: {e}");
     }
 }
+
+/// `network = PATH`: a relative path is read from the variant file's
+/// directory, an absolute one as given; a child section does not inherit
+/// it (a network is for one variant name); `-` drops it; an empty value is
+/// refused with the line's reason.
+#[test]
+fn network_key_of_a_variant_file() {
+    let text = "\
+[netted:chess]
+network = nets/netted.nnue
+
+[child:netted]
+
+[absolute:chess]
+network = /srv/nets/a.nnue
+
+[dropped:chess]
+network = x.nnue
+network = -
+
+[empty:chess]
+network =
+";
+    let sections = variant_file::load("dir/my.ini", text, &|_| None);
+    let by_name: HashMap<&str, &Section> = sections.iter().map(|s| (s.name.as_str(), s)).collect();
+    let network = |name: &str| {
+        by_name[name]
+            .result
+            .as_ref()
+            .unwrap_or_else(|e| panic!("{e}"))
+            .network
+            .clone()
+    };
+    let joined = std::path::Path::new("dir").join("nets/netted.nnue");
+    assert_eq!(network("netted"), Some(joined.to_string_lossy().into_owned()));
+    assert_eq!(network("child"), None);
+    assert_eq!(network("absolute"), Some("/srv/nets/a.nnue".to_string()));
+    assert_eq!(network("dropped"), None);
+    let e = by_name["empty"].result.as_ref().expect_err("empty");
+    assert_eq!((e.file.as_str(), e.line), ("dir/my.ini", 14), "{e}");
+    assert!(e.reason.contains("network needs a file name"), "{e}");
+    // Built-in variants name no network file.
+    assert_eq!(variant::chess().network, None);
+}

@@ -6,7 +6,7 @@
 //! everything first and changes the state only when the whole request is
 //! valid, so a bad command leaves the previous state in place (SPEC 6).
 
-use crate::nnue::{Network, NnueMap};
+use crate::nnue::{NetId, Network, NnueMap};
 use crate::notation::Notation;
 use crate::options::{self, OptionId};
 use crate::search::Reporter;
@@ -143,6 +143,9 @@ pub struct Engine {
     /// `EvalFile`: the network loaded for a variant; searches of that
     /// variant (same name, board and piece set) use it.
     eval_net: Option<LoadedNet>,
+    /// The networks variant files name (`network = PATH`), loaded and
+    /// checked when the file is read, by variant.
+    variant_nets: Vec<(&'static Variant, LoadedNet)>,
 }
 
 impl Default for Engine {
@@ -168,6 +171,7 @@ impl Engine {
             conditions: Conditions::NONE,
             derived: Vec::new(),
             eval_net: None,
+            variant_nets: Vec::new(),
         }
     }
 
@@ -199,7 +203,7 @@ impl Engine {
             multipv: s.multipv,
             move_overhead: s.move_overhead,
             use_nnue: s.use_nnue,
-            eval_net: self.eval_net.as_ref().map(|l| l.net.clone()),
+            eval_net: self.network().map(|l| l.net.clone()),
         };
         self.pool.go(&self.game, limits, reporter);
     }
@@ -210,13 +214,61 @@ impl Engine {
         crate::evaluate::EvalTables::for_search(
             self.variant,
             self.search.use_nnue,
-            self.eval_net.as_ref().map(|l| &l.net),
+            self.network().map(|l| &l.net),
         )
     }
 
     /// The network `EvalFile` loaded, if any.
     pub fn eval_net(&self) -> Option<&LoadedNet> {
         self.eval_net.as_ref()
+    }
+
+    /// The network offered to searches of the current variant: `EvalFile`'s
+    /// when it fits, else the one the variant file names, else
+    /// `EvalFile`'s still (which the search then finds unfit, and uses the
+    /// variant's default evaluation).
+    pub fn network(&self) -> Option<&LoadedNet> {
+        let v = self.variant;
+        let fits = |l: &&LoadedNet| l.net.id == NetId::of(v);
+        self.eval_net
+            .as_ref()
+            .filter(fits)
+            .or_else(|| {
+                self.variant_nets
+                    .iter()
+                    .find(|(w, _)| std::ptr::eq(*w, v))
+                    .map(|(_, l)| l)
+            })
+            .or(self.eval_net.as_ref())
+    }
+
+    /// Loads the networks the variants just read from a file name: a file
+    /// that cannot be read or does not fit its variant is an error in the
+    /// report, and the variant plays with its default evaluation.
+    fn load_variant_networks(&mut self, report: &mut Vec<Result<String, String>>) {
+        let mut errors = Vec::new();
+        for name in report.iter().filter_map(|r| r.as_ref().ok()) {
+            let Some(v) = self.registry.get(name) else {
+                continue;
+            };
+            self.variant_nets.retain(|(w, _)| !w.name.eq_ignore_ascii_case(name));
+            let Some(path) = v.network.clone() else {
+                continue;
+            };
+            let net = Network::load(&path).and_then(|net| {
+                let net = Arc::new(net);
+                NnueMap::with_network(v, net.clone())
+                    .map(|_| net)
+                    .map_err(|e| e.to_string())
+            });
+            match net {
+                Ok(net) => self.variant_nets.push((v, LoadedNet { path, net })),
+                Err(e) => errors.push(format!(
+                    "variant {name}: network '{path}' refused: {e}; it plays with its default evaluation"
+                )),
+            }
+        }
+        report.extend(errors.into_iter().map(Err));
     }
 
     /// Asks the running search (if any) to stop.
@@ -449,13 +501,14 @@ impl Engine {
                     return Ok(OptionEffect::None);
                 }
                 let text = read_variant_file(path)?;
-                let report = self.registry.load(path, &text);
-                Ok(OptionEffect::VariantsLoaded(
-                    report
-                        .into_iter()
-                        .map(|r| r.map_err(|e| e.to_string()))
-                        .collect(),
-                ))
+                let mut report: Vec<_> = self
+                    .registry
+                    .load(path, &text)
+                    .into_iter()
+                    .map(|r| r.map_err(|e| e.to_string()))
+                    .collect();
+                self.load_variant_networks(&mut report);
+                Ok(OptionEffect::VariantsLoaded(report))
             }
             OptionId::EvalFile => {
                 let path = value.unwrap_or("");

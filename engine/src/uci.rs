@@ -1206,6 +1206,97 @@ mod tests {
         );
     }
 
+    /// A variant file's `network = PATH` (relative to the file): the
+    /// network is loaded with the file and used when its variant is played;
+    /// one that does not fit its variant is an error naming the variant, and
+    /// the variant still loads and plays with the hand-written evaluation.
+    /// `EvalFile` comes first where it fits.
+    #[test]
+    fn variant_file_network_key_loads_and_refuses() {
+        use crate::nnue::{NetId, Network};
+        let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../variants/examples.ini");
+        // White is a knight down, so the two networks' outputs differ.
+        const KNIGHT_DOWN: &str = "position fen rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/R1ABQKBCNR w KQkq - 0 1";
+        let dir = std::env::temp_dir().join(format!("fers-netkey-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        // Networks for a variant named `mycapa`, Capablanca's pieces.
+        let spec_text = "[mycapa:capablanca]\nnetwork = mycapa.nnue\n\
+                         [othercapa:capablanca]\nnetwork = mycapa.nnue\n\
+                         [child:mycapa]\n";
+        let mut probe = fers_core::registry::Registry::new();
+        probe.load("examples.ini", &std::fs::read_to_string(examples).expect("examples"));
+        probe.load("probe.ini", spec_text);
+        let mycapa = probe.get("mycapa").expect("mycapa");
+        let net = Network::from_fn(
+            NetId::of(mycapa),
+            |own, k, _, _| if own { k as i16 * 3 } else { 0 },
+            4,
+        );
+        std::fs::write(dir.join("mycapa.nnue"), net.to_bytes()).expect("temp file");
+        // Another network for it, given by `EvalFile`.
+        let net2 = Network::from_fn(
+            NetId::of(mycapa),
+            |own, k, _, _| if own { k as i16 * 7 } else { 0 },
+            4,
+        );
+        let evalfile = dir.join("evalfile.nnue");
+        std::fs::write(&evalfile, net2.to_bytes()).expect("temp file");
+        let file = dir.join("v.ini");
+        std::fs::write(&file, spec_text).expect("temp file");
+        let mut uci = Uci::new(Vec::new());
+        for l in [
+            format!("setoption name VariantPath value {examples}"),
+            format!("setoption name VariantPath value {}", file.display()),
+            "setoption name UCI_Variant value mycapa".to_string(),
+            KNIGHT_DOWN.to_string(),
+            "eval".to_string(),
+            "go depth 3".to_string(),
+        ] {
+            uci.handle_line(&l).expect("Vec output");
+        }
+        uci.wait_for_search().expect("Vec output");
+        for l in [
+            "setoption name UCI_Variant value othercapa",
+            "eval",
+            "setoption name UCI_Variant value child",
+            "eval",
+            "setoption name UCI_Variant value mycapa",
+            &format!("setoption name EvalFile value {}", evalfile.display()),
+            KNIGHT_DOWN,
+            "eval",
+        ] {
+            uci.handle_line(l).expect("Vec output");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        let out = String::from_utf8(uci.output().clone()).expect("UTF-8");
+        let errors: Vec<&str> = out
+            .lines()
+            .filter(|l| l.starts_with("info string error"))
+            .collect();
+        // `othercapa` names a network trained for `mycapa`: refused.
+        assert_eq!(errors.len(), 1, "{out}");
+        assert!(
+            errors[0].contains("variant othercapa: network '")
+                && errors[0].contains("refused")
+                && errors[0].contains("the network is for 'mycapa'"),
+            "{out}"
+        );
+        assert!(out.contains("loaded variant othercapa"), "{out}");
+        let evals: Vec<&str> = out
+            .lines()
+            .filter(|l| l.starts_with("NNUE evaluation"))
+            .collect();
+        assert_eq!(evals.len(), 4, "{out}");
+        assert!(evals[0].contains("network for 'mycapa'"), "{out}");
+        // The refused one and the child (not inherited) evaluate by hand.
+        assert!(evals[1].contains("none for this variant"), "{out}");
+        assert!(evals[2].contains("none for this variant"), "{out}");
+        // `EvalFile`'s network (other weights) comes first.
+        assert!(evals[3].contains("network for 'mycapa'"), "{out}");
+        assert_ne!(evals[0], evals[3], "{out}");
+        assert!(out.contains("bestmove "), "{out}");
+    }
+
     #[test]
     fn go_searches_and_answers_bestmove() {
         let mut uci = Uci::new(Vec::new());

@@ -1,33 +1,66 @@
 #!/usr/bin/env python3
-"""Labels FENs with Stockfish 15.1 at a fixed depth, in batch (one SF
+"""Labels FENs with a UCI engine at a fixed depth, in batch (one engine
 process fed by a writer thread). Keeps positions whose best move is not a
 capture or promotion and whose score is not a mate; writes 'FEN;cp' with cp
-from White's view.  Usage: label.py IN OUT DEPTH PART NPARTS
+from White's view.
+
+Usage: label_positions.py IN OUT DEPTH PART NPARTS [--engine PATH] [--variant NAME]
+
+The engine is Stockfish 15.1 (/usr/games/stockfish) for chess; with
+--variant it is told `UCI_Variant NAME` (Fairy-Stockfish,
+/usr/games/fairy-stockfish, for its built-in variants such as capablanca,
+embassy or almost). Boards of any width and height are read from the FEN
+(ranks past 9 are written with two digits, as in `a10`).
 
 `quit` is sent only after the last `bestmove` has been read: sent earlier, it
 stopped the last search of the part at whatever depth it had reached, so the
 last label depended on timing (two runs could differ in their last line)."""
-import sys, subprocess, threading
-inp, out, depth, part, nparts = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
-fens = [l.strip() for i, l in enumerate(open(inp)) if i % nparts == part and l.strip()]
-sf = subprocess.Popen(['/usr/games/stockfish'], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1 << 16)
+import argparse, re, subprocess, sys, threading
+
+ap = argparse.ArgumentParser()
+ap.add_argument("inp"); ap.add_argument("out")
+ap.add_argument("depth", type=int); ap.add_argument("part", type=int); ap.add_argument("nparts", type=int)
+ap.add_argument("--engine", default=None)
+ap.add_argument("--variant", default=None)
+a = ap.parse_args()
+engine = a.engine or ('/usr/games/fairy-stockfish' if a.variant else '/usr/games/stockfish')
+fens = [l.strip().split(';')[0] for i, l in enumerate(open(a.inp)) if i % a.nparts == a.part and l.strip()]
+sf = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1 << 16)
+
+
 def writer():
     w = sf.stdin
-    w.write("uci\nsetoption name Threads value 1\nsetoption name Hash value 16\nisready\n")
+    w.write("uci\nsetoption name Threads value 1\nsetoption name Hash value 16\n")
+    if a.variant:
+        w.write(f"setoption name UCI_Variant value {a.variant}\n")
+    w.write("isready\n")
     for f in fens:
-        w.write(f"position fen {f}\ngo depth {depth}\n")
+        w.write(f"position fen {f}\ngo depth {a.depth}\n")
     w.flush()
+
+
 feeder = threading.Thread(target=writer, daemon=True)
 feeder.start()
+
+
 def occupied(fen):
-    board = fen.split()[0]
-    occ = set(); r = 7; f = 0
-    for ch in board:
-        if ch == '/': r -= 1; f = 0
-        elif ch.isdigit(): f += int(ch)
-        else: occ.add(r * 8 + f); f += 1
+    """The occupied squares of a FEN's board, as (file, rank) pairs."""
+    ranks = fen.split()[0].split('/')
+    occ = set()
+    for r, row in enumerate(reversed(ranks)):
+        f = 0
+        for m in re.finditer(r"\d+|.", row):
+            t = m.group(0)
+            if t.isdigit():
+                f += int(t)
+            elif t.isalpha():
+                occ.add((f, r)); f += 1
+            # '+', '~' and the like mark the piece before them
     return occ
-o = open(out, 'w')
+
+
+MOVE = re.compile(r"^([a-z])(\d+)([a-z])(\d+)$")
+o = open(a.out, 'w')
 i = 0; score = None; kept = 0
 for line in sf.stdout if fens else []:
     if line.startswith("info") and " score " in line:
@@ -36,9 +69,10 @@ for line in sf.stdout if fens else []:
         fen = fens[i]; i += 1
         bm = line.split()[1]
         s, score = score, None
-        keep = s is not None and s[0] == "cp" and bm != "(none)" and len(bm) == 4
+        m = MOVE.match(bm)  # promotions, drops and gating do not match
+        keep = s is not None and s[0] == "cp" and m is not None
         if keep:
-            to = (int(bm[3]) - 1) * 8 + (ord(bm[2]) - 97)
+            to = (ord(m.group(3)) - 97, int(m.group(4)) - 1)
             cp = int(s[1]) if fen.split()[1] == 'w' else -int(s[1])
             keep = to not in occupied(fen) and abs(cp) <= 3000
         if keep:

@@ -9,8 +9,9 @@
 //! - `fers-nnue OUT.nnue DATA... [-variant V] [-variantfile F] [-lambda L]
 //!   [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S]`:
 //!   training and quantisation;
-//! - `fers-nnue -walk IN OUT PER SEED`: random walks from chess positions
-//!   (positions for a stronger engine to label).
+//! - `fers-nnue -walk IN OUT PER SEED [-variant V] [-variantfile F]`:
+//!   random walks from the positions of IN (positions for a stronger
+//!   engine to label, `tools/py/label_positions.py`).
 //!
 //! Each DATA line is `FEN;cp` or `FEN;cp;result`, the score in centipawns
 //! and the result (1, 0.5, 0) from White's view (the files `fers-tune`
@@ -211,14 +212,41 @@ fn step(
     err * err
 }
 
-/// `-walk IN OUT PER SEED`: from each position of IN (`FEN;...` lines),
-/// PER random walks of 1 to 8 random legal moves; writes the FEN of each
+/// `-walk IN OUT PER SEED [-variant V] [-variantfile F]`: from each
+/// position of IN (`FEN;...` lines, of chess or the variant given), PER
+/// random walks of 1 to 8 random legal moves; writes the FEN of each
 /// walk's last position when the side to move is not in check (positions
 /// to be labelled by a stronger engine).
 fn walk(args: &[String]) -> ExitCode {
-    let [input, output, per, seed] = args else {
-        eprintln!("usage: fers-nnue -walk IN OUT PER SEED");
+    let usage = "usage: fers-nnue -walk IN OUT PER SEED [-variant V] [-variantfile F]";
+    let (plain, flags) = match split_flags(args) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("fers-nnue: {e}\n{usage}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let [input, output, per, seed] = plain.as_slice() else {
+        eprintln!("{usage}");
         return ExitCode::FAILURE;
+    };
+    let (mut name, mut vfile) = (None, None);
+    for (a, x) in &flags {
+        match a.as_str() {
+            "-variant" => name = Some(x.as_str()),
+            "-variantfile" => vfile = Some(x.as_str()),
+            _ => {
+                eprintln!("fers-nnue: bad option {a} {x}\n{usage}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let v = match variant_of(name, vfile) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("fers-nnue: {e}");
+            return ExitCode::FAILURE;
+        }
     };
     let (Ok(per), Ok(seed)) = (per.parse::<usize>(), seed.parse::<u64>()) else {
         eprintln!("fers-nnue: PER and SEED are numbers");
@@ -228,7 +256,6 @@ fn walk(args: &[String]) -> ExitCode {
         eprintln!("fers-nnue: cannot read {input}");
         return ExitCode::FAILURE;
     };
-    let v = fers_core::variant::chess();
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let mut out = String::new();
     for line in text.lines() {
@@ -394,7 +421,7 @@ fn main() -> ExitCode {
             "usage: fers-nnue OUT.nnue DATA... [-variant V] [-variantfile F] [-lambda L] \
              [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S]\n\
              \x20      fers-nnue -selfplay OUT [-variant V] [-variantfile F] [-games N] [-nodes K] ...\n\
-             \x20      fers-nnue -walk IN OUT PER SEED"
+             \x20      fers-nnue -walk IN OUT PER SEED [-variant V] [-variantfile F]"
         );
         return ExitCode::FAILURE;
     }
