@@ -289,7 +289,10 @@ network =
             .clone()
     };
     let joined = std::path::Path::new("dir").join("nets/netted.nnue");
-    assert_eq!(network("netted"), Some(joined.to_string_lossy().into_owned()));
+    assert_eq!(
+        network("netted"),
+        Some(joined.to_string_lossy().into_owned())
+    );
     assert_eq!(network("child"), None);
     assert_eq!(network("absolute"), Some("/srv/nets/a.nnue".to_string()));
     assert_eq!(network("dropped"), None);

@@ -251,7 +251,8 @@ impl Engine {
             let Some(v) = self.registry.get(name) else {
                 continue;
             };
-            self.variant_nets.retain(|(w, _)| !w.name.eq_ignore_ascii_case(name));
+            self.variant_nets
+                .retain(|(w, _)| !w.name.eq_ignore_ascii_case(name));
             let Some(path) = v.network.clone() else {
                 continue;
             };

@@ -1216,7 +1216,8 @@ mod tests {
         use crate::nnue::{NetId, Network};
         let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../variants/examples.ini");
         // White is a knight down, so the two networks' outputs differ.
-        const KNIGHT_DOWN: &str = "position fen rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/R1ABQKBCNR w KQkq - 0 1";
+        const KNIGHT_DOWN: &str =
+            "position fen rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/R1ABQKBCNR w KQkq - 0 1";
         let dir = std::env::temp_dir().join(format!("fers-netkey-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");
         // Networks for a variant named `mycapa`, Capablanca's pieces.
@@ -1224,7 +1225,10 @@ mod tests {
                          [othercapa:capablanca]\nnetwork = mycapa.nnue\n\
                          [child:mycapa]\n";
         let mut probe = fers_core::registry::Registry::new();
-        probe.load("examples.ini", &std::fs::read_to_string(examples).expect("examples"));
+        probe.load(
+            "examples.ini",
+            &std::fs::read_to_string(examples).expect("examples"),
+        );
         probe.load("probe.ini", spec_text);
         let mycapa = probe.get("mycapa").expect("mycapa");
         let net = Network::from_fn(
