@@ -42,6 +42,7 @@ fn variant(movement: &str, topology: Topology) -> &'static Variant {
         captures: Default::default(),
         lines: Default::default(),
         chains: false,
+        network: None,
     };
     variant::leak(Variant::build(spec).unwrap())
 }

@@ -281,6 +281,7 @@ fn custom(
         captures: Default::default(),
         lines: Default::default(),
         chains: false,
+        network: None,
     };
     variant::leak(Variant::build(spec).unwrap())
 }
