@@ -479,6 +479,58 @@ impl Variant {
         Ok(v)
     }
 
+    /// Are the rules the same when the board is mirrored left to right
+    /// (files a and last swapped), once nobody may castle? True when every
+    /// piece's movement is (each atom's set of leg vectors, per colour,
+    /// closed under `(dx, dy) -> (-dx, dy)`) and nothing else looks at files:
+    /// no conditions, holes, passive captures or capture chains. A trainer
+    /// then has each position without castling rights twice.
+    pub fn file_mirror_symmetric(&self) -> bool {
+        if !self.conditions.is_empty()
+            || self.holes.vanish
+            || self.holes.skip
+            || self.capture.is_some()
+            || self.chains.is_some()
+        {
+            return false;
+        }
+        let vec = |d: u8| self.steps.vectors[d as usize];
+        let mirrored = |(dx, dy): (i8, i8)| (-dx, dy);
+        // Per kind and colour, every (family, mode, leg vectors) of all its
+        // atoms together (a side-only atom may have its twin in another).
+        type Move = (Family, crate::piece::Mode, Vec<(i8, i8)>);
+        let closed = |moves: &[Move]| {
+            moves.iter().all(|(f, m, legs)| {
+                let legs: Vec<_> = legs.iter().copied().map(mirrored).collect();
+                moves.iter().any(|(g, n, l)| g == f && n == m && *l == legs)
+            })
+        };
+        let atoms_symmetric = self.components.iter().all(|atoms| {
+            (0..2).all(|col| {
+                let moves: Vec<Move> = atoms
+                    .iter()
+                    .flat_map(|c| {
+                        (0..c.dirs[col].len()).map(move |i| {
+                            let legs = [&c.dirs[col], &c.dirs2[col], &c.dirs3[col]]
+                                .iter()
+                                .filter_map(|d| d.get(i).copied().map(vec))
+                                .collect();
+                            (c.family, c.mode, legs)
+                        })
+                    })
+                    .collect();
+                closed(&moves)
+            })
+        });
+        let pawns_symmetric = || {
+            (0..2).all(|col| {
+                let [left, right] = self.pawn_captures[col].map(vec);
+                mirrored(left) == right && vec(self.pawn_push[col]).0 == 0
+            })
+        };
+        atoms_symmetric && (self.pawn_kind.is_none() || pawns_symmetric())
+    }
+
     /// Kind number of a FEN letter (either case).
     pub fn kind_of_letter(&self, c: char) -> Option<u8> {
         let l = c.to_ascii_lowercase();

@@ -302,3 +302,49 @@ network =
     // Built-in variants name no network file.
     assert_eq!(variant::chess().network, None);
 }
+
+/// `Variant::file_mirror_symmetric`: chess and Capablanca look the same
+/// mirrored left to right (a trainer may use both images of a position
+/// without castling rights); a piece that leaps only to one side, holes,
+/// conditions, passive captures and capture chains do not.
+#[test]
+fn file_mirror_symmetry_of_the_rules() {
+    let text = "\
+[capa:chess]
+files = 10
+piece.a = betza:BN
+piece.c = betza:RN
+start = rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1
+castlingKingsideFile = i
+castlingQueensideFile = c
+
+[righty:chess]
+piece.z = betza:frN
+start = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq - 0 1
+
+[both:chess]
+piece.z = betza:frNflN
+start = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq - 0 1
+
+[circe:chess]
+conditions = circe
+";
+    let sections = variant_file::load("m.ini", text, &|_| None);
+    let by_name: HashMap<&str, &Section> = sections.iter().map(|s| (s.name.as_str(), s)).collect();
+    let sym = |name: &str| {
+        by_name[name]
+            .result
+            .as_ref()
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .file_mirror_symmetric()
+    };
+    assert!(variant::chess().file_mirror_symmetric());
+    assert!(sym("capa"));
+    assert!(!sym("righty"));
+    assert!(sym("both"));
+    assert!(!sym("circe"));
+    for name in ["wormhole", "baroque", "fanorona"] {
+        let v = variant::builtin(name).unwrap_or_else(|| panic!("{name}"));
+        assert!(!v.file_mirror_symmetric(), "{name}");
+    }
+}

@@ -25,8 +25,9 @@
 //! the other side's. The loss compares `sigmoid(out)` with the target;
 //! Adam. 2% of the positions as given are held out first (drawn with
 //! `-seed`) and their loss printed each epoch; only then are the training
-//! positions augmented: in chess, those without castling rights are also
-//! used mirrored (a- and h-files swapped). Splitting before augmenting
+//! positions augmented: those without castling rights are also used
+//! mirrored (first and last files swapped) where the rules do not see left
+//! from right (`Variant::file_mirror_symmetric`: chess, Capablanca, ...). Splitting before augmenting
 //! keeps every mirror twin on the side of its original, so the held-out
 //! loss is not flattered by positions whose twin was trained on. The
 //! weights are written quantised: for built-in chess in the `FERSNN01`
@@ -432,13 +433,15 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    // The embedded format (and the file-mirror augmentation) for built-in
-    // chess; the general format with its header for every other variant.
+    // The embedded format for built-in chess; the general format with its
+    // header for every other variant.
     let chess = std::ptr::eq(variant, fers_core::variant::chess());
     if h != HIDDEN {
         eprintln!("fers-nnue: note: the engine reads networks of {HIDDEN} hidden units only");
     }
     let out_path = files.remove(0);
+    // Mirror twins wherever the rules do not see left from right.
+    let mirrors = variant.file_mirror_symmetric();
     // Each position as given, with its mirror image when it has one.
     let mut data: Vec<(Sample, Option<Sample>)> = Vec::new();
     for f in &files {
@@ -450,7 +453,7 @@ fn main() -> ExitCode {
         for line in BufReader::new(file).lines().map_while(Result::ok) {
             if let Some(s) = parse(variant, &line, false, lambda) {
                 // Without castling rights, the mirror image is a free sample.
-                let mirror = if chess && line.split_whitespace().nth(2) == Some("-") {
+                let mirror = if mirrors && line.split_whitespace().nth(2) == Some("-") {
                     parse(variant, &line, true, lambda)
                 } else {
                     None
