@@ -7,8 +7,9 @@
 //!   self-play data (`FEN;cp;result` lines, `fers_tools::nnue_data`), with
 //!   a progress bar;
 //! - `fers-nnue OUT.nnue DATA... [-variant V] [-variantfile F] [-lambda L]
-//!   [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S]`:
-//!   training and quantisation;
+//!   [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S]
+//!   [-factor on|off]`: training and quantisation (`-factor`: the piece
+//!   factoriser of `Layout`, on by default);
 //! - `fers-nnue -walk IN OUT PER SEED [-variant V] [-variantfile F]`:
 //!   random walks from the positions of IN (positions for a stronger
 //!   engine to label, `tools/py/label_positions.py`).
@@ -127,16 +128,30 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// All parameters in one flat vector: feature weights `[INPUTS][h]` (at 0), the
-/// feature bias `[h]`, the output weights `[2h]` and the output bias.
+/// All parameters in one flat vector: feature weights `[INPUTS + virt][h]`
+/// (at 0), the feature bias `[h]`, the output weights `[2h]` and the output
+/// bias. With the factoriser (`virt` > 0), each (relative colour, kind) has
+/// one more row, trained with every square's feature of that piece and
+/// added to each of them when the network is written: what a piece is worth
+/// anywhere is learnt from all its positions at once, and the square rows
+/// learn only where it stands better or worse (Stockfish's trainers do the
+/// same). The file and the engine never see these rows.
 struct Layout {
     inputs: usize,
     h: usize,
+    /// Squares per (relative colour, kind) block of inputs.
+    squares: usize,
+    /// Virtual rows: `inputs / squares` with the factoriser, else 0.
+    virt: usize,
 }
 
 impl Layout {
+    /// The virtual row of real feature `f`, if the factoriser is on.
+    fn virtual_of(&self, f: usize) -> Option<usize> {
+        (self.virt > 0).then(|| self.inputs + f / self.squares)
+    }
     fn ft_b(&self) -> usize {
-        self.inputs * self.h
+        (self.inputs + self.virt) * self.h
     }
     fn out_w(&self) -> usize {
         self.ft_b() + self.h
@@ -173,9 +188,12 @@ fn step(
         let a = &mut acc[view];
         a.copy_from_slice(&p[l.ft_b()..l.ft_b() + h]);
         for &f in feats(s, view) {
-            let row = &p[f as usize * h..f as usize * h + h];
-            for (x, w) in a.iter_mut().zip(row) {
-                *x += w;
+            let f = f as usize;
+            for r in std::iter::once(f).chain(l.virtual_of(f)) {
+                let row = &p[r * h..r * h + h];
+                for (x, w) in a.iter_mut().zip(row) {
+                    *x += w;
+                }
             }
         }
         let ow = &p[l.out_w() + view * h..l.out_w() + view * h + h];
@@ -203,9 +221,12 @@ fn step(
                 g[l.ft_b() + j] += *x;
             }
             for &f in feats(s, view) {
-                let row = &mut g[f as usize * h..f as usize * h + h];
-                for (gw, x) in row.iter_mut().zip(a.iter()) {
-                    *gw += x;
+                let f = f as usize;
+                for r in std::iter::once(f).chain(l.virtual_of(f)) {
+                    let row = &mut g[r * h..r * h + h];
+                    for (gw, x) in row.iter_mut().zip(a.iter()) {
+                        *gw += x;
+                    }
                 }
             }
         }
@@ -389,7 +410,7 @@ fn main() -> ExitCode {
     };
     let (mut epochs, mut h, mut threads, mut lr, mut batch, mut seed) =
         (30usize, HIDDEN, 2usize, 0.001f32, 16384usize, 1u64);
-    let (mut name, mut vfile, mut lambda) = (None, None, 0f32);
+    let (mut name, mut vfile, mut lambda, mut factor) = (None, None, 0f32, true);
     for (a, v) in &flags {
         let ok = match a.as_str() {
             "-epochs" => v.parse().map(|x| epochs = x).is_ok(),
@@ -398,6 +419,17 @@ fn main() -> ExitCode {
             "-lr" => v.parse().map(|x| lr = x).is_ok(),
             "-batch" => v.parse().map(|x: usize| batch = x.max(1)).is_ok(),
             "-seed" => v.parse().map(|x| seed = x).is_ok(),
+            "-factor" => match v.as_str() {
+                "on" | "true" | "1" => {
+                    factor = true;
+                    true
+                }
+                "off" | "false" | "0" => {
+                    factor = false;
+                    true
+                }
+                _ => false,
+            },
             "-lambda" => v
                 .parse()
                 .map(|x: f32| lambda = x)
@@ -420,7 +452,7 @@ fn main() -> ExitCode {
     if files.len() < 2 {
         eprintln!(
             "usage: fers-nnue OUT.nnue DATA... [-variant V] [-variantfile F] [-lambda L] \
-             [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S]\n\
+             [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S] [-factor on|off]\n\
              \x20      fers-nnue -selfplay OUT [-variant V] [-variantfile F] [-games N] [-nodes K] ...\n\
              \x20      fers-nnue -walk IN OUT PER SEED [-variant V] [-variantfile F]"
         );
@@ -481,13 +513,18 @@ fn main() -> ExitCode {
         valid.len()
     );
 
+    let squares = variant.geometry.files as usize * variant.geometry.ranks as usize;
+    let inputs = NetId::of(variant).inputs();
     let l = Layout {
-        inputs: NetId::of(variant).inputs(),
+        inputs,
         h,
+        squares,
+        virt: if factor { inputs / squares } else { 0 },
     };
     let mut p = vec![0f32; l.len()];
     let r = (1.0 / 32f32).sqrt();
-    for w in &mut p[..l.ft_b()] {
+    // Virtual rows start at zero: at first every square is on its own.
+    for w in &mut p[..l.inputs * h] {
         *w = rng.gen_range(-r..r) * 0.5;
     }
     for w in &mut p[l.ft_b()..l.out_w()] {
@@ -608,8 +645,14 @@ fn write_net(path: &str, id: Option<&NetId>, l: &Layout, p: &[f32]) -> std::io::
             bytes.extend_from_slice(&(l.h as u32).to_le_bytes());
         }
     }
-    for &w in &p[..l.ft_b()] {
-        bytes.extend_from_slice(&q(w, QA).to_le_bytes());
+    // Each real row with its virtual row folded in (see `Layout`), kept
+    // within the clip the accumulators are sized for.
+    for f in 0..l.inputs {
+        let v = l.virtual_of(f);
+        for j in 0..l.h {
+            let w = p[f * l.h + j] + v.map_or(0.0, |v| p[v * l.h + j]);
+            bytes.extend_from_slice(&q(w.clamp(-CLIP, CLIP), QA).to_le_bytes());
+        }
     }
     for &w in &p[l.ft_b()..l.out_w()] {
         bytes.extend_from_slice(&q(w, QA).to_le_bytes());
