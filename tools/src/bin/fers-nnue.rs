@@ -173,15 +173,10 @@ fn feats(s: &Sample, view: usize) -> &[u16] {
     }
 }
 
-/// Forward pass; accumulates the gradient into `grad` when given. Returns
-/// the squared error.
-fn step(
-    l: &Layout,
-    p: &[f32],
-    s: &Sample,
-    grad: Option<&mut [f32]>,
-    acc: &mut [Vec<f32>; 2],
-) -> f32 {
+/// The network's output (before the sigmoid, in units of `SCALE`
+/// centipawns for the side to move), leaving each perspective's hidden
+/// sums in `acc`.
+fn forward(l: &Layout, p: &[f32], s: &Sample, acc: &mut [Vec<f32>; 2]) -> f32 {
     let h = l.h;
     let mut out = p[l.out_b()];
     for view in 0..2 {
@@ -202,6 +197,20 @@ fn step(
             out += c * c * w;
         }
     }
+    out
+}
+
+/// Forward pass; accumulates the gradient into `grad` when given. Returns
+/// the squared error.
+fn step(
+    l: &Layout,
+    p: &[f32],
+    s: &Sample,
+    grad: Option<&mut [f32]>,
+    acc: &mut [Vec<f32>; 2],
+) -> f32 {
+    let h = l.h;
+    let out = forward(l, p, s, acc);
     let pred = sigmoid(out);
     let err = pred - s.target;
     if let Some(g) = grad {
@@ -670,6 +679,66 @@ fn write_net(path: &str, id: Option<&NetId>, l: &Layout, p: &[f32]) -> std::io::
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// With the factoriser, the file written holds each square's row plus
+    /// its piece's virtual row: the engine's integer evaluation of the file
+    /// equals the trainer's float model, within quantisation, on positions
+    /// of Capablanca; and the same model with the virtual rows dropped
+    /// evaluates otherwise (the rows count).
+    #[test]
+    fn the_factoriser_is_folded_into_the_written_network() {
+        let file = std::path::PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../variants/examples.ini"
+        ));
+        let (v, _) = resolve_variant("capablanca", Some(&file)).expect("capablanca");
+        let inputs = NetId::of(v).inputs();
+        let l = Layout {
+            inputs,
+            h: HIDDEN,
+            squares: 80,
+            virt: inputs / 80,
+        };
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        let mut p: Vec<f32> = (0..l.len()).map(|_| rng.gen_range(-0.03..0.03)).collect();
+        // Biases that keep most hidden units inside the clip.
+        for w in &mut p[l.ft_b()..l.out_w()] {
+            *w = 0.4;
+        }
+        for w in &mut p[l.out_w()..l.out_b()] {
+            *w = rng.gen_range(-0.2..0.2);
+        }
+        let path = std::env::temp_dir().join(format!("fers-factor-{}.nnue", std::process::id()));
+        let path = path.display().to_string();
+        write_net(&path, Some(&NetId::of(v)), &l, &p).expect("written");
+        let net = Arc::new(Network::load(&path).expect("reads back"));
+        let _ = std::fs::remove_file(&path);
+        let map = NnueMap::with_network(v, net).expect("fits");
+        let plain = Layout { virt: 0, ..l };
+        let mut unfolded = p[..l.inputs * l.h].to_vec();
+        unfolded.extend_from_slice(&p[l.ft_b()..]);
+        let mut acc = [vec![0f32; l.h], vec![0f32; l.h]];
+        let mut differs = 0;
+        for fen in [
+            "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
+            "r1a1qkb1nr/ppbppppppp/n1p3c3/10/6N3/10/PPPPPPPPPP/RNABQKB1CR w KQkq - 4 5",
+            "r1a1qkb1nr/ppbppppppp/n1p3c3/10/6N3/10/PPPPPPPPPP/RNABQKB1CR b KQkq - 4 5",
+            "4k5/10/10/10/10/10/4P5/2C1K3A1 w - - 0 1",
+        ] {
+            let s = parse(v, &format!("{fen};0"), false, 0.0).expect("parses");
+            let float = forward(&l, &p, &s, &mut acc) * SCALE;
+            let pos = Position::from_fen(v, fen).expect("FEN");
+            let int = fers_engine::nnue::evaluate(&pos, &map) as f32;
+            // The output weights' grain (1/64) is the largest error.
+            let tolerance = 4.0 + 0.05 * float.abs();
+            assert!((float - int).abs() <= tolerance, "{fen}: float {float}, file {int}");
+            let without = forward(&plain, &unfolded, &s, &mut acc) * SCALE;
+            if (without - int).abs() > 3.0 * tolerance {
+                differs += 1;
+            }
+        }
+        assert!(differs >= 3, "the virtual rows change the evaluation");
+    }
 
     /// Positions without castling rights (every one has a mirror twin):
     /// no held-out position may have its twin, or itself, in training.
