@@ -731,7 +731,10 @@ mod tests {
             let int = fers_engine::nnue::evaluate(&pos, &map) as f32;
             // The output weights' grain (1/64) is the largest error.
             let tolerance = 4.0 + 0.05 * float.abs();
-            assert!((float - int).abs() <= tolerance, "{fen}: float {float}, file {int}");
+            assert!(
+                (float - int).abs() <= tolerance,
+                "{fen}: float {float}, file {int}"
+            );
             let without = forward(&plain, &unfolded, &s, &mut acc) * SCALE;
             if (without - int).abs() > 3.0 * tolerance {
                 differs += 1;
