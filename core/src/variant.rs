@@ -496,6 +496,8 @@ impl Variant {
         }
         let vec = |d: u8| self.steps.vectors[d as usize];
         let mirrored = |(dx, dy): (i8, i8)| (-dx, dy);
+        // Pawns push straight ahead and capture on both forward diagonals
+        // in every variant (`Variant::build`): only the atoms are checked.
         // Per kind and colour, every (family, mode, leg vectors) of all its
         // atoms together (a side-only atom may have its twin in another).
         type Move = (Family, crate::piece::Mode, Vec<(i8, i8)>);
@@ -505,7 +507,7 @@ impl Variant {
                 moves.iter().any(|(g, n, l)| g == f && n == m && *l == legs)
             })
         };
-        let atoms_symmetric = self.components.iter().all(|atoms| {
+        self.components.iter().all(|atoms| {
             (0..2).all(|col| {
                 let moves: Vec<Move> = atoms
                     .iter()
@@ -521,14 +523,7 @@ impl Variant {
                     .collect();
                 closed(&moves)
             })
-        });
-        let pawns_symmetric = || {
-            (0..2).all(|col| {
-                let [left, right] = self.pawn_captures[col].map(vec);
-                mirrored(left) == right && vec(self.pawn_push[col]).0 == 0
-            })
-        };
-        atoms_symmetric && (self.pawn_kind.is_none() || pawns_symmetric())
+        })
     }
 
     /// Kind number of a FEN letter (either case).
@@ -1133,7 +1128,6 @@ pub fn fanorona_spec() -> VariantSpec {
         insufficient_material: false,
         lines: Lines::EvenDiagonals,
         chains: true,
-        network: None,
         ..chess_spec()
     }
 }
