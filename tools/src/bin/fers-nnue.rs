@@ -8,8 +8,9 @@
 //!   a progress bar;
 //! - `fers-nnue OUT.nnue DATA... [-variant V] [-variantfile F] [-lambda L]
 //!   [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S]
-//!   [-factor on|off]`: training and quantisation (`-factor`: the piece
-//!   factoriser of `Layout`, on by default);
+//!   [-factor on|off] [-holdout FILE]`: training and quantisation
+//!   (`-factor`: the piece factoriser of `Layout`, on by default;
+//!   `-holdout`: the held-out positions from FILE instead of the data);
 //! - `fers-nnue -walk IN OUT PER SEED [-variant V] [-variantfile F]`:
 //!   random walks from the positions of IN (positions for a stronger
 //!   engine to label, `tools/py/label_positions.py`).
@@ -25,7 +26,9 @@
 //! clipped ReLU, and one output from the side to move's half followed by
 //! the other side's. The loss compares `sigmoid(out)` with the target;
 //! Adam. 2% of the positions as given are held out first (drawn with
-//! `-seed`) and their loss printed each epoch; only then are the training
+//! `-seed`; with `-holdout FILE`, FILE's positions instead, e.g. those of
+//! other games, as walks from one position are alike) and their loss
+//! printed each epoch; only then are the training
 //! positions augmented: those without castling rights are also used
 //! mirrored (first and last files swapped) where the rules do not see left
 //! from right (`Variant::file_mirror_symmetric`: chess, Capablanca, ...). Splitting before augmenting
@@ -420,6 +423,7 @@ fn main() -> ExitCode {
     let (mut epochs, mut h, mut threads, mut lr, mut batch, mut seed) =
         (30usize, HIDDEN, 2usize, 0.001f32, 16384usize, 1u64);
     let (mut name, mut vfile, mut lambda, mut factor) = (None, None, 0f32, true);
+    let mut holdout = None;
     for (a, v) in &flags {
         let ok = match a.as_str() {
             "-epochs" => v.parse().map(|x| epochs = x).is_ok(),
@@ -451,6 +455,10 @@ fn main() -> ExitCode {
                 vfile = Some(v.as_str());
                 true
             }
+            "-holdout" => {
+                holdout = Some(v.as_str());
+                true
+            }
             _ => false,
         };
         if !ok {
@@ -461,7 +469,8 @@ fn main() -> ExitCode {
     if files.len() < 2 {
         eprintln!(
             "usage: fers-nnue OUT.nnue DATA... [-variant V] [-variantfile F] [-lambda L] \
-             [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S] [-factor on|off]\n\
+             [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S] [-factor on|off] \
+             [-holdout FILE]\n\
              \x20      fers-nnue -selfplay OUT [-variant V] [-variantfile F] [-games N] [-nodes K] ...\n\
              \x20      fers-nnue -walk IN OUT PER SEED [-variant V] [-variantfile F]"
         );
@@ -486,24 +495,33 @@ fn main() -> ExitCode {
     // Each position as given, with its mirror image when it has one.
     let mut data: Vec<(Sample, Option<Sample>)> = Vec::new();
     for f in &files {
-        let Ok(file) = std::fs::File::open(f) else {
-            eprintln!("fers-nnue: cannot read {f}");
-            return ExitCode::FAILURE;
-        };
-        let before = data.len();
-        for line in BufReader::new(file).lines().map_while(Result::ok) {
-            if let Some(s) = parse(variant, &line, false, lambda) {
-                // Without castling rights, the mirror image is a free sample.
-                let mirror = if mirrors && line.split_whitespace().nth(2) == Some("-") {
-                    parse(variant, &line, true, lambda)
-                } else {
-                    None
-                };
-                data.push((s, mirror));
+        match read_positions(variant, f, mirrors, lambda) {
+            Ok(d) => {
+                eprintln!("{f}: {} positions", d.len());
+                data.extend(d);
+            }
+            Err(e) => {
+                eprintln!("fers-nnue: {e}");
+                return ExitCode::FAILURE;
             }
         }
-        eprintln!("{f}: {} positions", data.len() - before);
     }
+    // `-holdout`: the held-out positions come from a file of their own.
+    let given = match holdout.map(|f| read_positions(variant, f, false, lambda)) {
+        None => None,
+        Some(Ok(d)) if !d.is_empty() => Some(d.into_iter().map(|(s, _)| s).collect()),
+        Some(Ok(_)) => {
+            eprintln!(
+                "fers-nnue: no positions of {} in the held-out file",
+                variant.name
+            );
+            return ExitCode::FAILURE;
+        }
+        Some(Err(e)) => {
+            eprintln!("fers-nnue: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     if data.is_empty() {
         eprintln!("fers-nnue: no positions of {} in the data", variant.name);
         return ExitCode::FAILURE;
@@ -514,7 +532,7 @@ fn main() -> ExitCode {
         Some(NetId::of(variant))
     };
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    let (valid, train) = split_then_mirror(data, &mut rng);
+    let (valid, train) = split_then_mirror(data, given, &mut rng);
     let (valid, train) = (&valid[..], &train[..]);
     eprintln!(
         "{} training (mirrors included), {} held out (as given, no mirrors), hidden {h}",
@@ -622,17 +640,49 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Shuffles the positions, holds out 2% of them (at least one), then
-/// augments the rest: returns (held out, training). A held-out position's
-/// mirror is dropped, never trained on.
+/// The positions of one data file, each with its mirror image where
+/// `mirrors` holds and it has no castling rights.
+fn read_positions(
+    variant: &'static Variant,
+    path: &str,
+    mirrors: bool,
+    lambda: f32,
+) -> Result<Vec<(Sample, Option<Sample>)>, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let mut data = Vec::new();
+    for line in BufReader::new(file).lines().map_while(Result::ok) {
+        if let Some(s) = parse(variant, &line, false, lambda) {
+            // Without castling rights, the mirror image is a free sample.
+            let mirror = if mirrors && line.split_whitespace().nth(2) == Some("-") {
+                parse(variant, &line, true, lambda)
+            } else {
+                None
+            };
+            data.push((s, mirror));
+        }
+    }
+    Ok(data)
+}
+
+/// Shuffles the positions, splits off the held-out ones, then augments the
+/// rest: returns (held out, training). The held-out positions are `given`
+/// (`-holdout FILE`: positions of other games, so that none is a walk from
+/// a trained position) or else 2% of the data (at least one); a held-out
+/// position's mirror is dropped, never trained on.
 fn split_then_mirror(
     mut data: Vec<(Sample, Option<Sample>)>,
+    given: Option<Vec<Sample>>,
     rng: &mut impl Rng,
 ) -> (Vec<Sample>, Vec<Sample>) {
     data.shuffle(rng);
-    let hold = (data.len() / 50).max(1).min(data.len());
-    let rest = data.split_off(hold);
-    let valid = data.into_iter().map(|(s, _)| s).collect();
+    let (valid, rest) = match given {
+        Some(valid) => (valid, data),
+        None => {
+            let hold = (data.len() / 50).max(1).min(data.len());
+            let rest = data.split_off(hold);
+            (data.into_iter().map(|(s, _)| s).collect(), rest)
+        }
+    };
     let mut train = Vec::with_capacity(rest.len() * 2);
     for (s, m) in rest {
         train.push(s);
@@ -790,7 +840,12 @@ mod tests {
             .map(|(s, m)| (s.clone(), m.clone().unwrap()))
             .collect();
         let mut rng = rand::rngs::StdRng::seed_from_u64(1);
-        let (valid, train) = split_then_mirror(data, &mut rng);
+        // `-holdout`: the given positions are held out, every other trained on.
+        let given: Vec<Sample> = twins[..3].iter().map(|(s, _)| s.clone()).collect();
+        let (valid, train) = split_then_mirror(data.clone(), Some(given.clone()), &mut rng);
+        assert_eq!(valid, given);
+        assert_eq!(train.len(), 2 * 400, "all the data, each with its mirror");
+        let (valid, train) = split_then_mirror(data, None, &mut rng);
         assert_eq!(valid.len(), 8, "2% of 400");
         assert_eq!(train.len(), 2 * (400 - 8), "the rest, each with its mirror");
         for v in &valid {
