@@ -16,7 +16,7 @@ use crate::events::{legal_prefix, Bound as ScoreBound, Score, SearchEvent, Searc
 use crate::nnue::NnueStack;
 use crate::pawns::PawnCache;
 use crate::timeman::Budget;
-use crate::tt::{Bound, TranspositionTable, NO_EVAL};
+use crate::tt::{Bound, TranspositionTable, TtEntry, NO_EVAL};
 use crate::wormhole_solve::{self, Solver};
 use fers_core::moves::{MoveBuf, MAX_MOVES};
 use fers_core::variant::StalemateRule;
@@ -212,6 +212,35 @@ pub struct Memory {
 
 /// No continuation context (root, null move).
 const NO_CTX: usize = usize::MAX;
+
+/// What the steps of one `search` node share (its window is passed apart:
+/// alpha rises as moves are searched).
+struct Node {
+    key: u64,
+    ply: usize,
+    /// After internal iterative reduction.
+    depth: i32,
+    pv: bool,
+    cut: bool,
+    in_check: bool,
+    /// The static evaluation is above that of two plies before.
+    improving: bool,
+    /// The evaluations of `Worker::node_evals`.
+    raw_eval: i32,
+    corr_eval: i32,
+    static_eval: i32,
+    tt_move: Move,
+    /// The move a singular-extension search leaves out, or none.
+    excluded: Move,
+}
+
+/// A late move's fate before it is played (`Worker::prune_before_play`).
+enum Prune {
+    Skip,
+    /// Futile: skipped unless it gives check.
+    UnlessCheck,
+    No,
+}
 /// Largest continuation-history table (entries of 2 bytes) per thread.
 const MAX_CONT_ENTRIES: usize = 1 << 22;
 
@@ -715,7 +744,9 @@ impl Worker {
         *h += bonus - *h * bonus.abs() / 16384;
     }
 
-    /// Alpha-beta (PVS) below the root.
+    /// Alpha-beta (PVS) below the root: the early exits, the node's static
+    /// evaluation, the pruning before any move is tried, the singular
+    /// extension, then the moves (`search_moves`).
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
@@ -740,23 +771,10 @@ impl Worker {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
-        // Draws and mate distance.
-        if self.is_draw(pos) {
-            // The move-count rule does not save a mated side.
-            if in_check && pos.count_legal() == 0 {
-                return -MATE + ply as i32;
-            }
-            return DRAW;
+        if let Some(s) = self.terminal_score(pos, ply, in_check) {
+            return s;
         }
-        if ply >= MAX_PLY {
-            return self.evaluate(pos, ply);
-        }
-        // Late in a finite win/loss game: the exact result.
-        if ply as i32 >= self.solve_ply {
-            if let Some(r) = self.solve_node(pos) {
-                return r.score(ply as i32);
-            }
-        }
+        // Mate distance.
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
         if alpha >= beta {
@@ -768,165 +786,244 @@ impl Worker {
         // must not take the table's result for the whole node, nor store one.
         let excluded = self.excluded[ply];
         let tte = self.tt.probe(key, ply as i32);
-        let tt_move = tte.map(|e| e.mv).unwrap_or(Move::NONE);
         if let Some(e) = tte {
-            if !pv_node
-                && excluded.is_none()
-                && e.depth >= depth
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.score >= beta,
-                    Bound::Upper => e.score <= alpha,
-                    Bound::None => false,
-                }
-            {
+            if !pv_node && excluded.is_none() && e.depth >= depth && e.cuts(alpha, beta) {
                 return e.score;
             }
         }
-
-        // The static evaluation comes from the table when it has one.
-        let raw_eval = if in_check {
-            NO_EVAL
-        } else {
-            match tte {
-                Some(e) if e.eval != NO_EVAL => e.eval,
-                _ => self.evaluate(pos, ply),
-            }
-        };
-        let corr_eval = if in_check {
-            -INF
-        } else {
-            self.corrected(pos, raw_eval)
-        };
-        let static_eval = if in_check {
-            -INF
-        } else {
-            let mut e = corr_eval;
-            if let Some(t) = tte {
-                if t.score.abs() < MATE_IN_MAX
-                    && match t.bound {
-                        Bound::Lower => t.score > e,
-                        Bound::Upper => t.score < e,
-                        Bound::Exact => true,
-                        Bound::None => false,
-                    }
-                {
-                    e = t.score;
-                }
-            }
-            e
-        };
+        let (raw_eval, corr_eval, static_eval) = self.node_evals(pos, tte, ply, in_check);
         self.evals[ply] = static_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        let mut n = Node {
+            key,
+            ply,
+            depth,
+            pv: pv_node,
+            cut: cut_node,
+            in_check,
+            improving: !in_check && ply >= 2 && static_eval > self.evals[ply - 2],
+            raw_eval,
+            corr_eval,
+            static_eval,
+            tt_move: tte.map(|e| e.mv).unwrap_or(Move::NONE),
+            excluded,
+        };
         self.killers[ply + 1] = [Move::NONE; 2];
 
         if !pv_node && !in_check && excluded.is_none() {
-            // Reverse futility pruning.
-            if depth <= 7
-                && static_eval.abs() < MATE_IN_MAX
-                && static_eval - 130 * (depth - improving as i32) >= beta
-            {
-                return static_eval;
-            }
-            // Null move.
-            if !skip_null
-                && depth >= 3
-                && static_eval >= beta
-                && beta > -MATE_IN_MAX
-                && self.eval.null_move_ok
-                && self.eval.non_pawn_material(pos, pos.side_to_move()) > 0
-            {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
-                let mut child = pos.clone();
-                child.play_null();
-                self.keys.push(key);
-                self.move_stack[ply] = Move::NONE;
-                self.ctx[ply] = NO_CTX;
-                let floor = self.rep_floor;
-                self.rep_floor = self.keys.len();
-                let s = -self.search(
-                    &child,
-                    -beta,
-                    -beta + 1,
-                    depth - r,
-                    ply + 1,
-                    false,
-                    !cut_node,
-                    true,
-                );
-                self.rep_floor = floor;
-                self.keys.pop();
-                if self.stopped() {
-                    return 0;
-                }
-                if s >= beta {
-                    return if s >= MATE_IN_MAX { beta } else { s };
-                }
-            }
-            // Razoring.
-            if depth <= 2 && static_eval + 300 + 150 * depth < alpha {
-                let q = self.qsearch(pos, alpha, beta, ply, 0, false);
-                if q < alpha {
-                    return q;
-                }
-            }
-        }
-        // ProbCut: a capture that wins enough material to beat beta by a
-        // margin in a shallow search very likely beats beta in a full one.
-        let pc_beta = beta + PROBCUT_MARGIN;
-        if !pv_node
-            && !in_check
-            && excluded.is_none()
-            && depth >= 5
-            && beta.abs() < MATE_IN_MAX
-            && pos.see_exact()
-            && !tte.is_some_and(|e| e.depth >= depth - 3 && e.score < pc_beta)
-        {
-            if let Some(s) = self.probcut(pos, pc_beta, static_eval, raw_eval, depth, ply, cut_node)
-            {
+            if let Some(s) = self.prune_node(pos, &n, alpha, beta, skip_null) {
                 return s;
+            }
+            // ProbCut: a capture that wins enough material to beat beta by
+            // a margin in a shallow search very likely beats beta in a full
+            // one.
+            let pc_beta = beta + PROBCUT_MARGIN;
+            if depth >= 5
+                && beta.abs() < MATE_IN_MAX
+                && pos.see_exact()
+                && !tte.is_some_and(|e| e.depth >= depth - 3 && e.score < pc_beta)
+            {
+                if let Some(s) =
+                    self.probcut(pos, pc_beta, static_eval, raw_eval, depth, ply, cut_node)
+                {
+                    return s;
+                }
             }
         }
         // Internal iterative reduction.
-        if tt_move.is_none() && depth >= 5 && (pv_node || cut_node) {
+        if n.tt_move.is_none() && depth >= 5 && (pv_node || cut_node) {
             depth -= 1;
+            n.depth = depth;
         }
+        let singular_ext = match self.singular_extension(pos, &n, tte, beta) {
+            Ok(ext) => ext,
+            Err(s) => return s,
+        };
+        self.search_moves(pos, &n, alpha, beta, singular_ext)
+    }
 
-        // Singular extension: when every move but the table's fails well
-        // below its score, the table's move is extended. If even without it
-        // the node beats beta, several moves do: cut (multi-cut).
-        let mut singular_ext = 0;
-        if excluded.is_none() && ply > 0 && depth >= 6 && !tt_move.is_none() {
-            if let Some(e) = tte {
-                if e.depth >= depth - 3
-                    && matches!(e.bound, Bound::Lower | Bound::Exact)
-                    && e.score.abs() < MATE_IN_MAX
-                {
-                    let sbeta = e.score - 2 * depth;
-                    self.excluded[ply] = tt_move;
-                    let v = self.search(
-                        pos,
-                        sbeta - 1,
-                        sbeta,
-                        (depth - 1) / 2,
-                        ply,
-                        in_check,
-                        cut_node,
-                        true,
-                    );
-                    self.excluded[ply] = Move::NONE;
-                    if self.stopped() {
-                        return 0;
-                    }
-                    if v < sbeta {
-                        singular_ext = 1;
-                    } else if sbeta >= beta {
-                        return sbeta;
-                    }
-                }
+    /// Ends a node without a search: a draw (but a mate the move-count
+    /// rule does not save), the ply limit, or the solver's exact result late
+    /// in a finite win/loss game.
+    fn terminal_score(&mut self, pos: &Position, ply: usize, in_check: bool) -> Option<i32> {
+        if self.is_draw(pos) {
+            if in_check && pos.count_legal() == 0 {
+                return Some(-MATE + ply as i32);
+            }
+            return Some(DRAW);
+        }
+        if ply >= MAX_PLY {
+            return Some(self.evaluate(pos, ply));
+        }
+        if ply as i32 >= self.solve_ply {
+            if let Some(r) = self.solve_node(pos) {
+                return Some(r.score(ply as i32));
             }
         }
+        None
+    }
 
+    /// The node's evaluations: raw (from the table when it has one), with
+    /// the correction history, and that refined by the table's bound on
+    /// the score. In check there is none: `NO_EVAL`, `-INF`, `-INF`.
+    fn node_evals(
+        &mut self,
+        pos: &Position,
+        tte: Option<TtEntry>,
+        ply: usize,
+        in_check: bool,
+    ) -> (i32, i32, i32) {
+        if in_check {
+            return (NO_EVAL, -INF, -INF);
+        }
+        let raw = match tte {
+            Some(e) if e.eval != NO_EVAL => e.eval,
+            _ => self.evaluate(pos, ply),
+        };
+        let corr = self.corrected(pos, raw);
+        let refined = match tte {
+            Some(t)
+                if t.score.abs() < MATE_IN_MAX
+                    && match t.bound {
+                        Bound::Lower => t.score > corr,
+                        Bound::Upper => t.score < corr,
+                        Bound::Exact => true,
+                        Bound::None => false,
+                    } =>
+            {
+                t.score
+            }
+            _ => corr,
+        };
+        (raw, corr, refined)
+    }
+
+    /// Pruning of a whole non-PV node out of check before any move: reverse
+    /// futility, the null move, razoring.
+    fn prune_node(
+        &mut self,
+        pos: &Position,
+        n: &Node,
+        alpha: i32,
+        beta: i32,
+        skip_null: bool,
+    ) -> Option<i32> {
+        let (depth, static_eval) = (n.depth, n.static_eval);
+        // Reverse futility pruning.
+        if depth <= 7
+            && static_eval.abs() < MATE_IN_MAX
+            && static_eval - 130 * (depth - n.improving as i32) >= beta
+        {
+            return Some(static_eval);
+        }
+        if !skip_null
+            && depth >= 3
+            && static_eval >= beta
+            && beta > -MATE_IN_MAX
+            && self.eval.null_move_ok
+            && self.eval.non_pawn_material(pos, pos.side_to_move()) > 0
+        {
+            if let Some(s) = self.null_move(pos, n, beta) {
+                return Some(s);
+            }
+        }
+        // Razoring.
+        if depth <= 2 && static_eval + 300 + 150 * depth < alpha {
+            let q = self.qsearch(pos, alpha, beta, n.ply, 0, false);
+            if q < alpha {
+                return Some(q);
+            }
+        }
+        None
+    }
+
+    /// The null move: passing, reduced, still beats beta. Returns the score
+    /// to cut with (0 once the search is stopped).
+    fn null_move(&mut self, pos: &Position, n: &Node, beta: i32) -> Option<i32> {
+        let (depth, ply) = (n.depth, n.ply);
+        let r = 3 + depth / 4 + ((n.static_eval - beta) / 200).min(3);
+        let mut child = pos.clone();
+        child.play_null();
+        self.keys.push(n.key);
+        self.move_stack[ply] = Move::NONE;
+        self.ctx[ply] = NO_CTX;
+        let floor = self.rep_floor;
+        self.rep_floor = self.keys.len();
+        let s = -self.search(
+            &child,
+            -beta,
+            -beta + 1,
+            depth - r,
+            ply + 1,
+            false,
+            !n.cut,
+            true,
+        );
+        self.rep_floor = floor;
+        self.keys.pop();
+        if self.stopped() {
+            return Some(0);
+        }
+        (s >= beta).then_some(if s >= MATE_IN_MAX { beta } else { s })
+    }
+
+    /// Singular extension: when every move but the table's fails well
+    /// below its score, the table's move is extended (`Ok(1)`). If even
+    /// without it the node beats beta, several moves do: cut (multi-cut,
+    /// `Err` with the score to return, as when the search is stopped).
+    fn singular_extension(
+        &mut self,
+        pos: &Position,
+        n: &Node,
+        tte: Option<TtEntry>,
+        beta: i32,
+    ) -> Result<i32, i32> {
+        let (depth, ply) = (n.depth, n.ply);
+        if !n.excluded.is_none() || ply == 0 || depth < 6 || n.tt_move.is_none() {
+            return Ok(0);
+        }
+        let Some(e) = tte else { return Ok(0) };
+        if e.depth < depth - 3
+            || !matches!(e.bound, Bound::Lower | Bound::Exact)
+            || e.score.abs() >= MATE_IN_MAX
+        {
+            return Ok(0);
+        }
+        let sbeta = e.score - 2 * depth;
+        self.excluded[ply] = n.tt_move;
+        let v = self.search(
+            pos,
+            sbeta - 1,
+            sbeta,
+            (depth - 1) / 2,
+            ply,
+            n.in_check,
+            n.cut,
+            true,
+        );
+        self.excluded[ply] = Move::NONE;
+        if self.stopped() {
+            return Err(0);
+        }
+        if v < sbeta {
+            Ok(1)
+        } else if sbeta >= beta {
+            Err(sbeta)
+        } else {
+            Ok(0)
+        }
+    }
+
+    /// The moves of a node, in order, each pruned, reduced or searched;
+    /// then the node's result is stored.
+    fn search_moves(
+        &mut self,
+        pos: &Position,
+        n: &Node,
+        mut alpha: i32,
+        beta: i32,
+        singular_ext: i32,
+    ) -> i32 {
+        let (depth, ply) = (n.depth, n.ply);
         // Legal moves, or pseudo-legal ones tested as they are tried
         // (`Position::candidate_legal`): then a legal move is known only
         // once one passes, or the excluded move is legal.
@@ -934,9 +1031,9 @@ impl Worker {
         pos.candidate_moves(&mut list);
         list.truncate(MAX_MOVES); // the score buffer's width (`score_moves`)
         if list.is_empty() {
-            return Self::no_moves_score(pos, ply, in_check);
+            return Self::no_moves_score(pos, ply, n.in_check);
         }
-        self.score_moves(pos, &list, tt_move, ply);
+        self.score_moves(pos, &list, n.tt_move, ply);
         let mut excluded_legal = false;
 
         let mut best = -INF;
@@ -945,52 +1042,36 @@ impl Worker {
         let mut quiets = MoveBuf::<64>::new();
         let mut captures = MoveBuf::<32>::new();
         let mut searched = 0usize;
-        let lmp_limit = ((5 + depth * depth) * (1 + improving as i32) / 2) as usize;
+        let lmp_limit = ((5 + depth * depth) * (1 + n.improving as i32) / 2) as usize;
         let orig_alpha = alpha;
 
         for i in 0..list.len() {
             let (m, mscore) = self.pick(&mut list, i, ply);
-            if m.same_head(excluded) {
+            if m.same_head(n.excluded) {
                 excluded_legal = excluded_legal || pos.candidate_is_legal(m);
                 continue;
             }
             let capture = pos.is_capture(m);
             let quiet = !capture && m.promotion().is_none();
-
-            // Shallow pruning of late quiet moves.
-            let prunable = !pv_node && !in_check && best > -MATE_IN_MAX && quiet && searched > 0;
-            if prunable && depth <= 6 && searched >= lmp_limit {
-                continue;
-            }
-            // Futility: quiet moves that cannot lift the static evaluation
-            // to alpha, unless they check (known before the board copy when
-            // the move cannot check at all). Tested before the costlier
-            // static exchange, which prunes the same way.
-            let futile = prunable
-                && depth <= 6
-                && static_eval + 150 + 120 * depth <= alpha
-                && mscore < (1 << 22);
             let may_check = self.eval.may_give_check(pos, m);
-            if futile && !may_check {
-                continue;
-            }
-            // Moves that lose material by static exchange, near the leaves.
-            if !pv_node
-                && !in_check
-                && best > -MATE_IN_MAX
-                && searched > 0
-                && depth <= 6
-                && pos.see_exact()
-            {
-                let margin = if quiet {
-                    -25 * depth * depth
-                } else {
-                    -110 * depth
+            // Every pruning waits for a searched move, so a node with none
+            // searched tested all its moves (but the excluded).
+            let late = !n.pv && !n.in_check && best > -MATE_IN_MAX && searched > 0;
+            let futile = late
+                && match self.prune_before_play(
+                    pos,
+                    n,
+                    m,
+                    mscore,
+                    quiet,
+                    may_check,
+                    alpha,
+                    searched >= lmp_limit,
+                ) {
+                    Prune::Skip => continue,
+                    Prune::UnlessCheck => true,
+                    Prune::No => false,
                 };
-                if !pos.see_ge(m, margin, &self.eval.order_value) {
-                    continue;
-                }
-            }
             let mut child = pos.clone();
             child.play(m);
             self.tt.prefetch(child.key());
@@ -998,8 +1079,6 @@ impl Worker {
             if futile && !gives_check {
                 continue;
             }
-            // Every pruning above waits for a searched move, so a node
-            // with none searched tested all its moves (but the excluded).
             if !pos.candidate_legal(m, &child) {
                 continue;
             }
@@ -1007,7 +1086,7 @@ impl Worker {
                 && ply < 2 * self.root_depth as usize
                 && (!pos.see_exact() || pos.see_ge(m, 0, &self.eval.order_value)))
                 as i32;
-            let ext = if m.same_head(tt_move) {
+            let ext = if m.same_head(n.tt_move) {
                 check_ext.max(singular_ext)
             } else {
                 check_ext
@@ -1021,79 +1100,16 @@ impl Worker {
                 captures.push(m);
             }
 
-            self.keys.push(key);
+            self.keys.push(n.key);
             self.move_stack[ply] = m;
             self.ctx[ply] = self.piece_to(pos, m);
-            let mut score;
-            if searched == 1 {
-                score = -self.search(
-                    &child,
-                    -beta,
-                    -alpha,
-                    new_depth,
-                    ply + 1,
-                    gives_check,
-                    !pv_node && !cut_node,
-                    false,
-                );
+            let r = if searched == 1 {
+                0
             } else {
-                let mut r = 0;
-                if depth >= 3 && searched > 1 + pv_node as usize && (quiet || mscore < 0) {
-                    r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
-                    if pv_node {
-                        r -= 1;
-                    }
-                    if !improving {
-                        r += 1;
-                    }
-                    if cut_node {
-                        r += 1;
-                    }
-                    if mscore >= (1 << 22) {
-                        r -= 1; // killers
-                    } else if quiet {
-                        r -= (mscore / 8000).clamp(-2, 2);
-                    }
-                    if gives_check || in_check {
-                        r -= 1;
-                    }
-                    r = r.clamp(0, new_depth - 1);
-                }
-                score = -self.search(
-                    &child,
-                    -alpha - 1,
-                    -alpha,
-                    new_depth - r,
-                    ply + 1,
-                    gives_check,
-                    true,
-                    false,
-                );
-                if score > alpha && r > 0 {
-                    score = -self.search(
-                        &child,
-                        -alpha - 1,
-                        -alpha,
-                        new_depth,
-                        ply + 1,
-                        gives_check,
-                        !cut_node,
-                        false,
-                    );
-                }
-                if pv_node && score > alpha && score < beta {
-                    score = -self.search(
-                        &child,
-                        -beta,
-                        -alpha,
-                        new_depth,
-                        ply + 1,
-                        gives_check,
-                        false,
-                        false,
-                    );
-                }
-            }
+                self.reduction(n, searched, quiet, mscore, gives_check, new_depth)
+            };
+            let score =
+                self.search_child(&child, n, alpha, beta, new_depth, r, searched, gives_check);
             self.keys.pop();
             if self.stopped() {
                 return 0;
@@ -1104,7 +1120,7 @@ impl Worker {
                 if score > alpha {
                     best_move = m;
                     alpha = score;
-                    if pv_node {
+                    if n.pv {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
@@ -1116,33 +1132,202 @@ impl Worker {
         }
         if searched == 0 {
             if !excluded_legal {
-                return Self::no_moves_score(pos, ply, in_check);
+                return Self::no_moves_score(pos, ply, n.in_check);
             }
             // Only the excluded move: a fail low.
             return alpha;
         }
+        self.store_node(pos, n, best, best_move, orig_alpha, beta)
+    }
+
+    /// Shallow pruning of a late move (out of check, outside the PV, one
+    /// move searched) before it is played: late quiet moves past the move
+    /// count, quiet moves that cannot lift the static evaluation to alpha
+    /// (futility: unless they check, which is known before the board copy
+    /// when the move cannot check at all; tested before the costlier static
+    /// exchange, which prunes the same way), moves that lose material by
+    /// static exchange near the leaves.
+    #[allow(clippy::too_many_arguments)]
+    fn prune_before_play(
+        &self,
+        pos: &Position,
+        n: &Node,
+        m: Move,
+        mscore: i32,
+        quiet: bool,
+        may_check: bool,
+        alpha: i32,
+        past_count: bool,
+    ) -> Prune {
+        let depth = n.depth;
+        if depth > 6 {
+            return Prune::No;
+        }
+        if quiet && past_count {
+            return Prune::Skip;
+        }
+        let futile = quiet && n.static_eval + 150 + 120 * depth <= alpha && mscore < (1 << 22);
+        if futile && !may_check {
+            return Prune::Skip;
+        }
+        if pos.see_exact() {
+            let margin = if quiet {
+                -25 * depth * depth
+            } else {
+                -110 * depth
+            };
+            if !pos.see_ge(m, margin, &self.eval.order_value) {
+                return Prune::Skip;
+            }
+        }
+        if futile {
+            Prune::UnlessCheck
+        } else {
+            Prune::No
+        }
+    }
+
+    /// The late-move reduction of the `searched`-th move (at least the
+    /// second): quiet or losing moves at depth 3 or more.
+    fn reduction(
+        &self,
+        n: &Node,
+        searched: usize,
+        quiet: bool,
+        mscore: i32,
+        gives_check: bool,
+        new_depth: i32,
+    ) -> i32 {
+        if n.depth < 3 || searched <= 1 + n.pv as usize || !(quiet || mscore < 0) {
+            return 0;
+        }
+        let mut r = self.lmr[(n.depth as usize).min(63)][searched.min(63)] as i32;
+        if n.pv {
+            r -= 1;
+        }
+        if !n.improving {
+            r += 1;
+        }
+        if n.cut {
+            r += 1;
+        }
+        if mscore >= (1 << 22) {
+            r -= 1; // killers
+        } else if quiet {
+            r -= (mscore / 8000).clamp(-2, 2);
+        }
+        if gives_check || n.in_check {
+            r -= 1;
+        }
+        r.clamp(0, new_depth - 1)
+    }
+
+    /// Searches a child by PVS: the first move with the full window, the
+    /// others with a null window at the reduced depth, again at full depth
+    /// when they beat alpha reduced, and with the full window in a PV node
+    /// when they land inside it.
+    #[allow(clippy::too_many_arguments)]
+    fn search_child(
+        &mut self,
+        child: &Position,
+        n: &Node,
+        alpha: i32,
+        beta: i32,
+        new_depth: i32,
+        r: i32,
+        searched: usize,
+        gives_check: bool,
+    ) -> i32 {
+        let ply = n.ply + 1;
+        if searched == 1 {
+            return -self.search(
+                child,
+                -beta,
+                -alpha,
+                new_depth,
+                ply,
+                gives_check,
+                !n.pv && !n.cut,
+                false,
+            );
+        }
+        let mut score = -self.search(
+            child,
+            -alpha - 1,
+            -alpha,
+            new_depth - r,
+            ply,
+            gives_check,
+            true,
+            false,
+        );
+        if score > alpha && r > 0 {
+            score = -self.search(
+                child,
+                -alpha - 1,
+                -alpha,
+                new_depth,
+                ply,
+                gives_check,
+                !n.cut,
+                false,
+            );
+        }
+        if n.pv && score > alpha && score < beta {
+            score = -self.search(
+                child,
+                -beta,
+                -alpha,
+                new_depth,
+                ply,
+                gives_check,
+                false,
+                false,
+            );
+        }
+        score
+    }
+
+    /// A searched node's result: its bound, the correction history (which
+    /// learns from results the static evaluation did not predict; quiet
+    /// best moves only, captures change material) and the table entry.
+    /// Not for a singular-extension search, which left a move out.
+    fn store_node(
+        &mut self,
+        pos: &Position,
+        n: &Node,
+        best: i32,
+        best_move: Move,
+        orig_alpha: i32,
+        beta: i32,
+    ) -> i32 {
         let bound = if best >= beta {
             Bound::Lower
-        } else if pv_node && best > orig_alpha {
+        } else if n.pv && best > orig_alpha {
             Bound::Exact
         } else {
             Bound::Upper
         };
-        // The correction history learns from results the static evaluation
-        // did not predict (quiet best moves only: captures change material).
-        if !excluded.is_none() {
+        if !n.excluded.is_none() {
             return best;
         }
-        if !in_check
+        if !n.in_check
             && (best_move.is_none() || !pos.is_capture(best_move))
             && best.abs() < MATE_IN_MAX
-            && !(bound == Bound::Lower && best <= corr_eval)
-            && !(bound == Bound::Upper && best >= corr_eval)
+            && !(bound == Bound::Lower && best <= n.corr_eval)
+            && !(bound == Bound::Upper && best >= n.corr_eval)
         {
-            self.update_corr(pos, depth, best - raw_eval);
+            self.update_corr(pos, n.depth, best - n.raw_eval);
         }
-        self.tt
-            .store(key, best_move, best, depth, bound, ply as i32, raw_eval);
+        self.tt.store(
+            n.key,
+            best_move,
+            best,
+            n.depth,
+            bound,
+            n.ply as i32,
+            n.raw_eval,
+        );
         best
     }
 
@@ -1296,12 +1481,7 @@ impl Worker {
         let key = pos.key();
         let tte = self.tt.probe(key, ply as i32);
         if let Some(e) = tte {
-            if match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score >= beta,
-                Bound::Upper => e.score <= alpha,
-                Bound::None => false,
-            } {
+            if e.cuts(alpha, beta) {
                 return e.score;
             }
         }

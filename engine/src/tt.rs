@@ -30,6 +30,21 @@ pub struct TtEntry {
     pub bound: Bound,
 }
 
+impl TtEntry {
+    /// Whether the stored bound settles a node searched with the window
+    /// (`alpha`, `beta`): an exact score, a lower bound at or above beta,
+    /// an upper bound at or below alpha.
+    #[inline]
+    pub fn cuts(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+            Bound::None => false,
+        }
+    }
+}
+
 const BUCKET: usize = 4;
 
 struct Slot {
