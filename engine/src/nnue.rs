@@ -192,6 +192,9 @@ pub struct Network {
     ft_b: Row,
     /// Output weights: side to move's half, then the other's.
     out_w: [Row; 2],
+    /// Every output weight is within `i8`: a clipped activation times a
+    /// weight fits in `i16`, so the output takes the 16-bit SIMD path.
+    small_out: bool,
     out_b: i32,
 }
 
@@ -292,6 +295,7 @@ impl Network {
             id,
             ft_w,
             ft_b,
+            small_out: small_weights(&out_w),
             out_w,
             out_b,
         })
@@ -347,6 +351,7 @@ impl Network {
             id,
             ft_w,
             ft_b: Row([0; HIDDEN]),
+            small_out: small_weights(&[Row([out; HIDDEN]), Row([-out; HIDDEN])]),
             out_w: [Row([out; HIDDEN]), Row([-out; HIDDEN])],
             out_b: 0,
         }
@@ -370,12 +375,15 @@ impl Network {
     /// accumulators (index 0 White's).
     fn output(&self, acc: &[Row; 2], stm: Color) -> i32 {
         let us = stm.index();
+        let halves = [(&acc[us], &self.out_w[0]), (&acc[us ^ 1], &self.out_w[1])];
         let mut sum = 0i32;
-        for (a, w) in [(&acc[us], &self.out_w[0]), (&acc[us ^ 1], &self.out_w[1])] {
-            for (&x, &w) in a.0.iter().zip(w.0.iter()) {
-                let v = (x as i32).clamp(0, QA);
-                sum += v * w as i32 * v;
-            }
+        for (a, w) in halves {
+            let dot = if self.small_out {
+                screlu_dot_small(a, w)
+            } else {
+                screlu_dot(a, w)
+            };
+            sum = sum.wrapping_add(dot);
         }
         (sum / QA + self.out_b) * SCALE / (QA * QB)
     }
@@ -537,6 +545,59 @@ struct Slot {
     valid: bool,
 }
 
+/// Whether every output weight is within `i8` (`Network::small_out`).
+fn small_weights(out_w: &[Row; 2]) -> bool {
+    out_w.iter().all(|r| {
+        r.0.iter()
+            .all(|&w| (i8::MIN as i16..=i8::MAX as i16).contains(&w))
+    })
+}
+
+/// `sum(clamp(a, 0, QA)^2 * w)` over a half, in wrapping 32-bit sums.
+#[inline]
+fn screlu_dot(a: &Row, w: &Row) -> i32 {
+    let mut sum = 0i32;
+    for (&x, &w) in a.0.iter().zip(w.0.iter()) {
+        let v = (x as i32).clamp(0, QA);
+        sum = sum.wrapping_add(v * w as i32 * v);
+    }
+    sum
+}
+
+/// [`screlu_dot`] for weights within `i8`, the same sum: `v * w` fits in
+/// 16 bits (`|v| <= 255`, `|w| <= 128`), so eight lanes multiply it in
+/// `i16` and `madd` multiplies by `v` again and adds pairs into `i32`
+/// (SSE2, part of every x86-64). About a third of the scalar
+/// instructions.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn screlu_dot_small(a: &Row, w: &Row) -> i32 {
+    use std::arch::x86_64::*;
+    const _: () = assert!(HIDDEN % 8 == 0);
+    // SAFETY: SSE2 is always enabled on x86-64; each load reads 8 of the
+    // HIDDEN i16 of a row (unaligned loads).
+    unsafe {
+        let zero = _mm_setzero_si128();
+        let qa = _mm_set1_epi16(QA as i16);
+        let mut acc = _mm_setzero_si128();
+        for i in (0..HIDDEN).step_by(8) {
+            let x = _mm_loadu_si128(a.0.as_ptr().add(i) as *const __m128i);
+            let v = _mm_min_epi16(_mm_max_epi16(x, zero), qa);
+            let ww = _mm_loadu_si128(w.0.as_ptr().add(i) as *const __m128i);
+            acc = _mm_add_epi32(acc, _mm_madd_epi16(_mm_mullo_epi16(v, ww), v));
+        }
+        let s = _mm_add_epi32(acc, _mm_shuffle_epi32(acc, 0b01_00_11_10));
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b10_11_00_01));
+        _mm_cvtsi128_si32(s)
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn screlu_dot_small(a: &Row, w: &Row) -> i32 {
+    screlu_dot(a, w)
+}
+
 /// Per-thread accumulators, one per ply (see the module comment).
 pub struct NnueStack {
     slots: Vec<Slot>,
@@ -624,6 +685,45 @@ mod tests {
     fn chess_map() -> NnueMap {
         let t = EvalTables::for_variant(fers_core::variant::chess());
         t.nnue.clone().expect("chess has the network")
+    }
+
+    #[test]
+    fn the_simd_output_sums_exactly_as_the_scalar_one() {
+        // Accumulators below zero, inside the clip and above it; weights
+        // over the whole i8 range, extremes included.
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |lo: i32, hi: i32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            lo + (seed % (hi - lo + 1) as u64) as i32
+        };
+        for round in 0..200 {
+            let mut a = Row([0; HIDDEN]);
+            let mut w = Row([0; HIDDEN]);
+            for j in 0..HIDDEN {
+                a.0[j] = next(-600, 900) as i16;
+                w.0[j] = match round % 3 {
+                    0 => next(-128, 127),
+                    1 => [-128, 127][j % 2],
+                    _ => next(-3, 3),
+                } as i16;
+            }
+            if round == 0 {
+                a.0 = [QA as i16; HIDDEN];
+                w.0 = [-128; HIDDEN];
+            }
+            assert_eq!(
+                screlu_dot_small(&a, &w),
+                screlu_dot(&a, &w),
+                "round {round}"
+            );
+        }
+        let net = Network::embedded().expect("embedded network");
+        assert!(
+            net.small_out,
+            "the chess network's output weights fit in i8"
+        );
     }
 
     #[test]
