@@ -598,6 +598,31 @@ fn screlu_dot_small(a: &Row, w: &Row) -> i32 {
     screlu_dot(a, w)
 }
 
+/// Eight squares of a snapshot board from `at` (`at + 8 <= MAX_SQUARES`).
+#[inline(always)]
+fn word(b: &[u8; MAX_SQUARES], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[at..at + 8]);
+    u64::from_le_bytes(w)
+}
+
+/// How many of the first `n` squares two snapshot boards disagree on,
+/// eight squares a word.
+#[inline]
+fn changed_squares(a: &[u8; MAX_SQUARES], b: &[u8; MAX_SQUARES], n: usize) -> usize {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let mut count = 0;
+    let words = n / 8;
+    for i in 0..words {
+        let x = word(a, 8 * i) ^ word(b, 8 * i);
+        // The top bit of each byte set exactly when the byte is not zero
+        // (the low seven bits plus 0x7f carry into it, never beyond).
+        let nonzero = (((x & LOW7) + LOW7) | x) & !LOW7;
+        count += nonzero.count_ones() as usize;
+    }
+    count + (8 * words..n).filter(|&s| a[s] != b[s]).count()
+}
+
 /// Per-thread accumulators, one per ply (see the module comment).
 pub struct NnueStack {
     slots: Vec<Slot>,
@@ -631,11 +656,7 @@ impl NnueStack {
         let board = map.board(pos);
         let diff = |s: &Slot| {
             if s.valid {
-                s.board[..n]
-                    .iter()
-                    .zip(board[..n].iter())
-                    .filter(|(a, b)| a != b)
-                    .count()
+                changed_squares(&s.board, &board, n)
             } else {
                 usize::MAX
             }
@@ -657,16 +678,26 @@ impl NnueStack {
                 hi[0].board = lo[ply - 1].board;
             }
             let slot = &mut self.slots[ply];
-            for (sq, &new) in board[..n].iter().enumerate() {
-                let old = slot.board[sq];
-                if old != new {
-                    if old != EMPTY {
-                        net.sub(&mut slot.acc, old, sq);
-                    }
-                    if new != EMPTY {
-                        net.add(&mut slot.acc, new, sq);
+            // Eight squares at a time past the unchanged ones.
+            let mut at = 0;
+            while at < n {
+                let end = (at + 8).min(n);
+                if end - at == 8 && word(&slot.board, at) == word(&board, at) {
+                    at = end;
+                    continue;
+                }
+                for sq in at..end {
+                    let (old, new) = (slot.board[sq], board[sq]);
+                    if old != new {
+                        if old != EMPTY {
+                            net.sub(&mut slot.acc, old, sq);
+                        }
+                        if new != EMPTY {
+                            net.add(&mut slot.acc, new, sq);
+                        }
                     }
                 }
+                at = end;
             }
         }
         let slot = &mut self.slots[ply];
@@ -685,6 +716,30 @@ mod tests {
     fn chess_map() -> NnueMap {
         let t = EvalTables::for_variant(fers_core::variant::chess());
         t.nnue.clone().expect("chess has the network")
+    }
+
+    #[test]
+    fn changed_squares_counts_every_differing_square() {
+        let mut seed = 12345u64;
+        for round in 0..500 {
+            let mut a = [EMPTY; MAX_SQUARES];
+            let mut b = [EMPTY; MAX_SQUARES];
+            for s in 0..MAX_SQUARES {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let r = (seed >> 33) as u32;
+                a[s] = [EMPTY, 0, 1, 128, 129, 127][r as usize % 6];
+                b[s] = if r % 7 < 5 {
+                    a[s]
+                } else {
+                    [EMPTY, 0, 0x80, 3][(r >> 8) as usize % 4]
+                };
+            }
+            let n = [64, 80, 144, 63, 1, 0][round % 6].min(MAX_SQUARES);
+            let expected = (0..n).filter(|&s| a[s] != b[s]).count();
+            assert_eq!(changed_squares(&a, &b, n), expected, "round {round}, n {n}");
+        }
     }
 
     #[test]
