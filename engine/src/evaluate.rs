@@ -762,6 +762,11 @@ pub fn evaluate_lazy_cached(
     eval_with(pos, t, cache.probe(pos, t), alpha, beta)
 }
 
+/// The hand-written evaluation: material and tables (`material`), where
+/// the lazy estimate may stop; then per side passed pawns (`passed_pawns`)
+/// and pieces (`piece_terms`, which gather the attacks), threats
+/// (`threats`) and king safety (`king_safety`); endgame scaling
+/// (`endgame_scale`) and the taper by phase.
 fn eval_with(pos: &Position, t: &EvalTables, pe: &PawnEntry, alpha: i32, beta: i32) -> (i32, bool) {
     let pw = &pe.side;
     let v = t.variant;
@@ -773,8 +778,76 @@ fn eval_with(pos: &Position, t: &EvalTables, pe: &PawnEntry, alpha: i32, beta: i
         // Passive captures and immobilisers: `baroque_eval.rs`.
         return (crate::baroque_eval::evaluate(pos, vals, rules), true);
     }
-    let geo = v.geometry;
     let p = &t.params;
+    let (mut side, info, phase_sum) = material(pos, t, pw);
+    let phase = phase_sum.min(t.phase_total) * 256 / t.phase_total;
+    let ui = pos.side_to_move().index();
+    let ti = ui ^ 1;
+    let quick = taper(side[ui].0 - side[ti].0, side[ui].1 - side[ti].1, phase);
+    if quick - LAZY_MARGIN >= beta || quick + LAZY_MARGIN <= alpha {
+        return (quick, false);
+    }
+
+    let mut att = Attacks {
+        danger_units: [0; 2],
+        piece_att: [SquareSet::EMPTY; 2],
+        kind_att: [[SquareSet::EMPTY; KIND_ATT]; 2],
+        attackers: [0; 2],
+        has_queen: [false; 2],
+    };
+    for c in [Color::White, Color::Black] {
+        let s = passed_pawns(pos, t, c, pw, &info);
+        side[c.index()] += (s.0, s.1);
+        let s = piece_terms(pos, t, c, pw, &info, &mut att);
+        side[c.index()] += (s.0, s.1);
+    }
+    for c in [Color::White, Color::Black] {
+        if !v.caps.exact_see && !v.conditions.is_empty() {
+            break;
+        }
+        let s = threats(pos, t, c, pw, &info, &att);
+        side[c.index()] += (s.0, s.1);
+    }
+    for c in [Color::White, Color::Black] {
+        let s = king_safety(pos, t, c, pw, &info, &att);
+        side[c.index()] += (s.0, s.1);
+    }
+
+    let mg = side[ui].0 - side[ti].0 + p.tempo;
+    let eg = endgame_scale(t, pw, &info, ui, side[ui].1 - side[ti].1);
+    let score = taper(mg, eg, phase);
+    // Fade towards a draw as the move-count rule approaches.
+    let rule = v.move_rule as i32;
+    if rule > 0 {
+        let hm = pos.halfmove_clock() as i32;
+        return (score * (rule * 2 - hm).max(0) / (rule * 2), true);
+    }
+    (score, true)
+}
+
+/// Middlegame and endgame scores blended by `phase` (256: all middlegame).
+#[inline]
+fn taper(mg: i32, eg: i32, phase: i32) -> i32 {
+    (mg * phase + eg * (256 - phase)) / 256
+}
+
+/// What the pieces of each side attack, gathered by [`piece_terms`] for
+/// threats and king safety (index: the attacking colour, except
+/// `danger_units` and `attackers`, which count against that colour's king).
+struct Attacks {
+    danger_units: [i32; 2],
+    /// Squares attacked by pieces (not pawns), and the same per kind.
+    piece_att: [SquareSet; 2],
+    kind_att: [[SquareSet; KIND_ATT]; 2],
+    attackers: [i32; 2],
+    has_queen: [bool; 2],
+}
+
+/// Pass 1: material and piece-square tables per side (the pawns' from the
+/// entry), the bishop pair, and the game phase.
+fn material(pos: &Position, t: &EvalTables, pw: &[PawnSide; 2]) -> ([S; 2], [SideInfo; 2], i32) {
+    let v = t.variant;
+    let geo = v.geometry;
     let mut side = [S::default(), S::default()];
     let mut info: [SideInfo; 2] = [0, 1].map(|_| SideInfo {
         royal: NO_SQ,
@@ -782,8 +855,6 @@ fn eval_with(pos: &Position, t: &EvalTables, pe: &PawnEntry, alpha: i32, beta: i
         bishops: 0,
         bishop_colours: 0,
     });
-
-    // Pass 1: material + PST and phase (the pawns' from the entry).
     let mut phase_sum = pw[0].phase + pw[1].phase;
     for c in [Color::White, Color::Black] {
         let ci = c.index();
@@ -808,155 +879,120 @@ fn eval_with(pos: &Position, t: &EvalTables, pe: &PawnEntry, alpha: i32, beta: i
             }
         }
         if info[ci].bishops >= 2 {
-            s += p.bishop_pair;
+            s += t.params.bishop_pair;
         }
         side[ci] = s;
     }
+    (side, info, phase_sum)
+}
 
-    {
-        let us = pos.side_to_move().index();
-        let mg = side[us].0 - side[us ^ 1].0;
-        let eg = side[us].1 - side[us ^ 1].1;
-        let ph = phase_sum.min(t.phase_total) * 256 / t.phase_total;
-        let quick = (mg * ph + eg * (256 - ph)) / 256;
-        if quick - LAZY_MARGIN >= beta || quick + LAZY_MARGIN <= alpha {
-            return (quick, false);
+/// The pawn structure of `c` from the entry, space, and what its passed
+/// pawns owe to the other pieces: a free square in front, the kings'
+/// distances.
+fn passed_pawns(
+    pos: &Position,
+    t: &EvalTables,
+    c: Color,
+    pw: &[PawnSide; 2],
+    info: &[SideInfo; 2],
+) -> S {
+    let v = t.variant;
+    let geo = v.geometry;
+    let p = &t.params;
+    let (ci, ti) = (c.index(), c.flip().index());
+    let mut s = S::default();
+    s += pw[ci].structure;
+    let weight = (pos.occupied(c).len() as i32 - 3).max(0);
+    s += (p.space * pw[ci].space * weight * weight / 256, 0);
+    for sq in pw[ci].passed.iter() {
+        let idx = scale_rank8(geo.ranks, v.relative_rank(c, sq));
+        let front = v.steps.step(v.pawn_push[ci], sq);
+        if front != NO_SQ && pos.piece_at(front).is_empty() {
+            let w = idx as i32;
+            s += (p.passed_free.0 * w / 4, p.passed_free.1 * w / 4);
+        }
+        if front != NO_SQ && info[ti].royal != NO_SQ && info[ci].royal != NO_SQ {
+            let dt = dist(geo, info[ti].royal, front);
+            let do_ = dist(geo, info[ci].royal, front);
+            s += (
+                0,
+                (dt - do_) * p.passed_king_dist_eg * (idx as i32).max(1) / 3,
+            );
         }
     }
+    s
+}
 
-    // Pass 2: mobility, king attacks, pawn structure, rook files.
-    let mut danger_units = [0i32; 2]; // units against colour's king
-    let mut piece_att = [SquareSet::EMPTY; 2]; // squares attacked by pieces
-    let mut kind_att = [[SquareSet::EMPTY; KIND_ATT]; 2]; // the same, per kind
-    let mut attackers = [0i32; 2];
-    let mut has_queen = [false; 2];
-    for c in [Color::White, Color::Black] {
-        let ci = c.index();
-        let them = c.flip();
-        let ti = them.index();
-        let own = pos.occupied(c);
-        let enemy_king_zone = if info[ti].royal != NO_SQ {
-            t.zone[info[ti].royal as usize]
-        } else {
-            SquareSet::EMPTY
-        };
-        let unsafe_sq = pw[ti].attacks;
-        let mut s = S::default();
-        // Pawn structure from the entry, then what its passed pawns owe to
-        // the other pieces: a free square in front, the kings' distances.
-        s += pw[ci].structure;
-        let weight = (own.len() as i32 - 3).max(0);
-        s += (p.space * pw[ci].space * weight * weight / 256, 0);
-        for sq in pw[ci].passed.iter() {
-            let idx = scale_rank8(geo.ranks, v.relative_rank(c, sq));
-            let front = v.steps.step(v.pawn_push[ci], sq);
-            if front != NO_SQ && pos.piece_at(front).is_empty() {
-                let w = idx as i32;
-                s += (p.passed_free.0 * w / 4, p.passed_free.1 * w / 4);
-            }
-            if front != NO_SQ && info[ti].royal != NO_SQ && info[ci].royal != NO_SQ {
-                let dt = dist(geo, info[ti].royal, front);
-                let do_ = dist(geo, info[ci].royal, front);
-                s += (
-                    0,
-                    (dt - do_) * p.passed_king_dist_eg * (idx as i32).max(1) / 3,
-                );
-            }
+/// Pass 2 for the pieces of `c` (not pawns, not the royal piece):
+/// mobility and king-zone attacks (recorded in `att`), bishops and their
+/// own pawns, minor pieces behind pawns, outposts, rooks on the seventh
+/// and on open files.
+fn piece_terms(
+    pos: &Position,
+    t: &EvalTables,
+    c: Color,
+    pw: &[PawnSide; 2],
+    info: &[SideInfo; 2],
+    att: &mut Attacks,
+) -> S {
+    let v = t.variant;
+    let geo = v.geometry;
+    let p = &t.params;
+    let (ci, ti) = (c.index(), c.flip().index());
+    let own = pos.occupied(c);
+    let enemy_king_zone = if info[ti].royal != NO_SQ {
+        t.zone[info[ti].royal as usize]
+    } else {
+        SquareSet::EMPTY
+    };
+    let unsafe_sq = pw[ti].attacks;
+    let mut s = S::default();
+    for sq in own.and_not(pw[ci].set).iter() {
+        let k = pos.piece_at(sq).kind();
+        let ku = k as usize;
+        if ku >= t.n || Some(k) == v.royal_kind {
+            continue;
         }
-        for sq in own.and_not(pw[ci].set).iter() {
-            let k = pos.piece_at(sq).kind();
-            let ku = k as usize;
-            if ku >= t.n {
-                continue;
-            }
-            if Some(k) == v.royal_kind {
-                continue;
-            }
-            // Mobility and king-zone attacks.
-            let mut m = 0i32;
-            let mut hits = 0i32;
-            let mut att = SquareSet::EMPTY;
-            for comp in &v.components[ku] {
-                if comp.mode == Mode::MoveOnly {
-                    // counts for mobility only
-                }
-                match comp.family {
-                    Family::Rider => {
-                        for &d in &comp.dirs[ci] {
-                            let mut to = v.steps.step(d, sq);
-                            while to != NO_SQ && to != sq {
-                                let q = pos.piece_at(to);
-                                if !unsafe_sq.contains(to) && !own.contains(to) {
-                                    m += 1;
-                                }
-                                att.insert(to);
-                                if enemy_king_zone.contains(to) {
-                                    hits += 1;
-                                }
-                                if !q.is_empty() {
-                                    break;
-                                }
-                                to = v.steps.step(d, to);
-                            }
-                        }
-                    }
-                    _ => {
-                        for &d in &comp.dirs[ci] {
-                            let to = v.steps.step(d, sq);
-                            if to == NO_SQ {
-                                continue;
-                            }
-                            if !unsafe_sq.contains(to) && !own.contains(to) {
-                                m += 1;
-                            }
-                            att.insert(to);
-                            if enemy_king_zone.contains(to) {
-                                hits += 1;
-                            }
-                        }
-                    }
+        let (m, hits, reach) = piece_reach(pos, v, ku, c, sq, own, unsafe_sq, enemy_king_zone);
+        att.piece_att[ci] = att.piece_att[ci].or(reach);
+        if ku < KIND_ATT {
+            att.kind_att[ci][ku] = att.kind_att[ci][ku].or(reach);
+        }
+        if t.value[ku].0 >= 800 {
+            att.has_queen[ci] = true;
+        }
+        let (wm, we) = t.mob[ku];
+        let centered = m * 16 - t.mob_avg[ku];
+        s += (wm * centered / 16, we * centered / 16);
+        if hits > 0 {
+            att.attackers[ti] += 1;
+            att.danger_units[ti] += hits * (t.value[ku].0 / 100).max(1);
+        }
+        if Some(k) == t.bishop_kind {
+            let colour = ((geo.file_of(sq) + geo.rank_of(sq)) & 1) as usize;
+            let n = pw[ci].by_colour[colour];
+            s += (p.bishop_pawns.0 * n, p.bishop_pawns.1 * n);
+        }
+        if v.pawn_kind.is_some() {
+            let rr = v.relative_rank(c, sq) as usize;
+            let minor = !t.orth_rider[ku] && t.value[ku].0 < 400;
+            if minor {
+                let front = v.steps.step(v.pawn_push[ci], sq);
+                if front != NO_SQ && (pw[0].set.contains(front) || pw[1].set.contains(front)) {
+                    s += p.minor_behind_pawn;
                 }
             }
-            piece_att[ci] = piece_att[ci].or(att);
-            if ku < KIND_ATT {
-                kind_att[ci][ku] = kind_att[ci][ku].or(att);
+            if t.orth_rider[ku] && t.value[ku].0 < 700 && rr + 2 == geo.ranks as usize {
+                s += p.rook_seventh;
             }
-            if t.value[ku].0 >= 800 {
-                has_queen[ci] = true;
+            if minor
+                && 2 * rr >= geo.ranks as usize
+                && pw[ci].attacks.contains(sq)
+                && !pw[ti].attacks.contains(sq)
+            {
+                s += p.outpost;
             }
-            let (wm, we) = t.mob[ku];
-            let centered = m * 16 - t.mob_avg[ku];
-            s += (wm * centered / 16, we * centered / 16);
-            if hits > 0 {
-                attackers[ti] += 1;
-                danger_units[ti] += hits * (t.value[ku].0 / 100).max(1);
-            }
-            if Some(k) == t.bishop_kind {
-                let colour = ((geo.file_of(sq) + geo.rank_of(sq)) & 1) as usize;
-                let n = pw[ci].by_colour[colour];
-                s += (p.bishop_pawns.0 * n, p.bishop_pawns.1 * n);
-            }
-            if v.pawn_kind.is_some() {
-                let rr = v.relative_rank(c, sq) as usize;
-                if !t.orth_rider[ku] && t.value[ku].0 < 400 {
-                    let front = v.steps.step(v.pawn_push[ci], sq);
-                    if front != NO_SQ && (pw[0].set.contains(front) || pw[1].set.contains(front)) {
-                        s += p.minor_behind_pawn;
-                    }
-                }
-                if t.orth_rider[ku] && t.value[ku].0 < 700 && rr + 2 == geo.ranks as usize {
-                    s += p.rook_seventh;
-                }
-                if !t.orth_rider[ku]
-                    && t.value[ku].0 < 400
-                    && 2 * rr >= geo.ranks as usize
-                    && pw[ci].attacks.contains(sq)
-                    && !pw[ti].attacks.contains(sq)
-                {
-                    s += p.outpost;
-                }
-            }
-            if t.orth_rider[ku] && v.pawn_kind.is_some() {
+            if t.orth_rider[ku] {
                 let f = geo.file_of(sq) as usize;
                 if pw[ci].files[f] == 0 {
                     if pw[ti].files[f] == 0 {
@@ -967,185 +1003,288 @@ fn eval_with(pos: &Position, t: &EvalTables, pe: &PawnEntry, alpha: i32, beta: i
                 }
             }
         }
-        side[ci].0 += s.0;
-        side[ci].1 += s.1;
     }
+    s
+}
 
-    // Threats: pieces attacked by pawns, and undefended pieces attacked.
-    // They assume that a capture removes its victim and nothing else
-    // (`Capabilities::exact_see`); under Circe, Andernach, kamikaze or
-    // nocapture an attacked piece is no such threat.
-    for c in [Color::White, Color::Black] {
-        if !v.caps.exact_see && !v.conditions.is_empty() {
-            break;
+/// Where the piece of kind `ku` of `c` on `sq` reaches: its mobility (the
+/// squares neither own nor attacked by enemy pawns), its hits on the
+/// enemy king's zone, and every square it attacks.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn piece_reach(
+    pos: &Position,
+    v: &Variant,
+    ku: usize,
+    c: Color,
+    sq: u8,
+    own: SquareSet,
+    unsafe_sq: SquareSet,
+    enemy_king_zone: SquareSet,
+) -> (i32, i32, SquareSet) {
+    let ci = c.index();
+    let mut m = 0i32;
+    let mut hits = 0i32;
+    let mut att = SquareSet::EMPTY;
+    let mut visit = |to: u8| {
+        if !unsafe_sq.contains(to) && !own.contains(to) {
+            m += 1;
         }
-        let ci = c.index();
-        let ti = ci ^ 1;
-        let mut defended = piece_att[ti].or(pw[ti].attacks);
-        if info[ti].royal != NO_SQ {
-            defended = defended.or(t.zone[info[ti].royal as usize]);
+        att.insert(to);
+        if enemy_king_zone.contains(to) {
+            hits += 1;
         }
-        let mut s = S::default();
-        for sq in pos.occupied(c.flip()).and_not(pw[ti].set).iter() {
-            let k = pos.piece_at(sq).kind();
-            if Some(k) == v.pawn_kind || Some(k) == v.royal_kind || k as usize >= t.n {
-                continue;
-            }
-            if pw[ci].attacks.contains(sq) {
-                s += p.threat_by_pawn;
-            } else if piece_att[ci].contains(sq) {
-                if !defended.contains(sq) {
-                    s += p.hanging;
+    };
+    // Move-only components count for mobility as well.
+    for comp in &v.components[ku] {
+        match comp.family {
+            Family::Rider => {
+                for &d in &comp.dirs[ci] {
+                    let mut to = v.steps.step(d, sq);
+                    while to != NO_SQ && to != sq {
+                        visit(to);
+                        if !pos.piece_at(to).is_empty() {
+                            break;
+                        }
+                        to = v.steps.step(d, to);
+                    }
                 }
-                // Attacked by a clearly less valuable piece.
-                let victim = t.value[k as usize].0;
-                if (0..t.n.min(KIND_ATT))
-                    .any(|a| t.value[a].0 + 100 < victim && kind_att[ci][a].contains(sq))
-                {
-                    s += p.threat_by_lesser;
+            }
+            _ => {
+                for &d in &comp.dirs[ci] {
+                    let to = v.steps.step(d, sq);
+                    if to != NO_SQ {
+                        visit(to);
+                    }
                 }
             }
         }
-        side[ci].0 += s.0;
-        side[ci].1 += s.1;
     }
+    (m, hits, att)
+}
 
-    // King safety (middlegame): shield and danger.
-    for c in [Color::White, Color::Black] {
-        let ci = c.index();
-        let k = info[ci].royal;
-        if k == NO_SQ {
+/// Threats against the pieces of `c`'s enemy: attacked by pawns, hanging
+/// (attacked and undefended), attacked by a clearly less valuable piece.
+/// They assume that a capture removes its victim and nothing else
+/// (`Capabilities::exact_see`); under Circe, Andernach, kamikaze or
+/// nocapture an attacked piece is no such threat (`eval_with` skips them).
+fn threats(
+    pos: &Position,
+    t: &EvalTables,
+    c: Color,
+    pw: &[PawnSide; 2],
+    info: &[SideInfo; 2],
+    att: &Attacks,
+) -> S {
+    let v = t.variant;
+    let p = &t.params;
+    let (ci, ti) = (c.index(), c.flip().index());
+    let mut defended = att.piece_att[ti].or(pw[ti].attacks);
+    if info[ti].royal != NO_SQ {
+        defended = defended.or(t.zone[info[ti].royal as usize]);
+    }
+    let mut s = S::default();
+    for sq in pos.occupied(c.flip()).and_not(pw[ti].set).iter() {
+        let k = pos.piece_at(sq).kind();
+        if Some(k) == v.pawn_kind || Some(k) == v.royal_kind || k as usize >= t.n {
             continue;
         }
-        let mut mg = 0;
-        let mut open_files = 0;
-        if let Some(pk) = v.pawn_kind {
-            if v.relative_rank(c, k) <= 1 {
-                let push = v.pawn_push[ci];
-                let pawn = fers_core::Piece::new(pk, c);
-                let kf = geo.file_of(k) as i32;
-                for df in -1..=1 {
-                    let f = kf + df;
-                    if f < 0 || f >= geo.files as i32 {
-                        continue;
-                    }
-                    let base = geo.square(f as u8, geo.rank_of(k));
-                    let s1 = v.steps.step(push, base);
-                    if s1 == NO_SQ {
-                        continue;
-                    }
-                    if pos.piece_at(s1) == pawn {
-                        mg += p.shield1;
-                    } else {
-                        let s2 = v.steps.step(push, s1);
-                        if s2 != NO_SQ && pos.piece_at(s2) == pawn {
-                            mg += p.shield2;
-                        }
-                    }
-                }
+        if pw[ci].attacks.contains(sq) {
+            s += p.threat_by_pawn;
+        } else if att.piece_att[ci].contains(sq) {
+            if !defended.contains(sq) {
+                s += p.hanging;
             }
-            // Enemy pawns storming the files at the king: the nearest one
-            // ahead on each file, by its distance in ranks.
-            if v.relative_rank(c, k) <= 2 {
-                let kr = v.relative_rank(c, k) as i32;
-                let kf = geo.file_of(k) as i32;
-                for f in (kf - 1).max(0)..=(kf + 1).min(geo.files as i32 - 1) {
-                    let e = &pw[ci ^ 1];
-                    if e.files[f as usize] == 0 {
-                        continue;
-                    }
-                    let near = if c == Color::White {
-                        e.min[f as usize] as i32
-                    } else {
-                        geo.ranks as i32 - 1 - e.max[f as usize] as i32
-                    };
-                    let d = near - kr;
-                    if (1..=4).contains(&d) {
-                        mg += p.pawn_storm[d as usize];
-                    }
-                }
-            }
-            // Files at the king without an own pawn, wherever it stands.
-            let kf = geo.file_of(k) as i32;
-            for f in (kf - 1).max(0)..=(kf + 1).min(geo.files as i32 - 1) {
-                if pw[ci].files[f as usize] == 0 {
-                    mg += p.king_open_file;
-                    open_files += 1;
-                }
-            }
-            // No pawn at all on the king's flank: open to attack, and
-            // nothing to shelter behind in the endgame.
-            let flank = (kf - 2).max(0)..=(kf + 2).min(geo.files as i32 - 1);
-            if flank
-                .into_iter()
-                .all(|f| pw[0].files[f as usize] + pw[1].files[f as usize] == 0)
+            // Attacked by a clearly less valuable piece.
+            let victim = t.value[k as usize].0;
+            if (0..t.n.min(KIND_ATT))
+                .any(|a| t.value[a].0 + 100 < victim && att.kind_att[ci][a].contains(sq))
             {
-                mg += p.pawnless_flank.0;
-                side[ci].1 += p.pawnless_flank.1;
+                s += p.threat_by_lesser;
             }
         }
-        // Castling rights; a king left in the centre without them.
-        let mut rights = 0;
-        for wing in 0..2 {
-            if pos.castle_rook(c, wing).is_some() {
-                rights += 1;
-            }
-        }
-        mg += p.castle_right_mg * rights;
-        let kf = geo.file_of(k) as i32;
-        if rights == 0 && kf >= 2 && kf + 3 <= geo.files as i32 {
-            mg += p.king_center_mg;
-        }
-        let ti = c.flip().index();
-        let n_att = attackers[ci];
-        if info[ti].non_pawn > 0 {
-            let (safe, unsafe_) = checks(pos, t, c, k, &kind_att[ti], &piece_att, pw);
-            if n_att >= 1 || safe > 0 {
-                let weak = t.zone[k as usize]
-                    .and(piece_att[ti])
-                    .and_not(piece_att[ci].or(pw[ci].attacks))
-                    .len() as i32;
-                let units4 = 4 * danger_units[ci]
-                    + p.danger_attacker * n_att
-                    + p.danger_weak * weak
-                    + p.danger_open_file * open_files
-                    + p.danger_safe_check * safe / 2
-                    + p.danger_unsafe_check * unsafe_
-                    + if has_queen[ti] { 0 } else { p.danger_no_queen };
-                let units4 = units4.max(0);
-                let scale = match n_att {
-                    0 | 1 => 1,
-                    2 => 3,
-                    _ => 4,
-                };
-                let pen =
-                    (units4 * units4 * scale / (8 * p.king_danger_div)).min(p.king_danger_cap);
-                mg -= pen;
-                side[ci].1 -= units4 * p.king_danger_eg / 64;
-            }
-        }
-        side[ci].0 += mg;
     }
+    s
+}
 
-    let us = pos.side_to_move();
-    let ui = us.index();
-    let ti = us.flip().index();
-    let mg = side[ui].0 - side[ti].0 + p.tempo;
-    let mut eg = side[ui].1 - side[ti].1;
+/// King safety of `c`: the pawn shelter (`king_shelter`), castling rights
+/// and a king left in the centre, and the danger from the enemy's attacks
+/// and checks (`king_danger`).
+fn king_safety(
+    pos: &Position,
+    t: &EvalTables,
+    c: Color,
+    pw: &[PawnSide; 2],
+    info: &[SideInfo; 2],
+    att: &Attacks,
+) -> S {
+    let geo = t.variant.geometry;
+    let p = &t.params;
+    let ci = c.index();
+    let k = info[ci].royal;
+    if k == NO_SQ {
+        return S::default();
+    }
+    let (mut s, open_files) = king_shelter(pos, t, c, k, pw);
+    // Castling rights; a king left in the centre without them.
+    let rights = (0..2)
+        .filter(|&wing| pos.castle_rook(c, wing).is_some())
+        .count() as i32;
+    s += (p.castle_right_mg * rights, 0);
+    let kf = geo.file_of(k) as i32;
+    if rights == 0 && kf >= 2 && kf + 3 <= geo.files as i32 {
+        s += (p.king_center_mg, 0);
+    }
+    if info[c.flip().index()].non_pawn > 0 {
+        let d = king_danger(pos, t, c, k, pw, att, open_files);
+        s += (d.0, d.1);
+    }
+    s
+}
 
-    // Endgame scaling: a side without pawns needs more than a minor piece.
-    let strong = if eg > 0 { ui } else { ti };
-    let weak = strong ^ 1;
+/// The pawns at `c`'s king on `k`: the shield in front, enemy pawns
+/// storming, files without an own pawn (also returned: they add to the
+/// danger), a flank without pawns.
+fn king_shelter(pos: &Position, t: &EvalTables, c: Color, k: u8, pw: &[PawnSide; 2]) -> (S, i32) {
+    let v = t.variant;
+    let geo = v.geometry;
+    let p = &t.params;
+    let ci = c.index();
+    let mut s = S::default();
+    let mut open_files = 0;
+    let Some(pk) = v.pawn_kind else {
+        return (s, 0);
+    };
+    let kf = geo.file_of(k) as i32;
+    let near_files = (kf - 1).max(0)..=(kf + 1).min(geo.files as i32 - 1);
+    if v.relative_rank(c, k) <= 1 {
+        let push = v.pawn_push[ci];
+        let pawn = fers_core::Piece::new(pk, c);
+        for f in near_files.clone() {
+            let base = geo.square(f as u8, geo.rank_of(k));
+            let s1 = v.steps.step(push, base);
+            if s1 == NO_SQ {
+                continue;
+            }
+            if pos.piece_at(s1) == pawn {
+                s += (p.shield1, 0);
+            } else {
+                let s2 = v.steps.step(push, s1);
+                if s2 != NO_SQ && pos.piece_at(s2) == pawn {
+                    s += (p.shield2, 0);
+                }
+            }
+        }
+    }
+    // Enemy pawns storming the files at the king: the nearest one ahead
+    // on each file, by its distance in ranks.
+    if v.relative_rank(c, k) <= 2 {
+        let kr = v.relative_rank(c, k) as i32;
+        let e = &pw[ci ^ 1];
+        for f in near_files.clone() {
+            if e.files[f as usize] == 0 {
+                continue;
+            }
+            let near = if c == Color::White {
+                e.min[f as usize] as i32
+            } else {
+                geo.ranks as i32 - 1 - e.max[f as usize] as i32
+            };
+            let d = near - kr;
+            if (1..=4).contains(&d) {
+                s += (p.pawn_storm[d as usize], 0);
+            }
+        }
+    }
+    // Files at the king without an own pawn, wherever it stands.
+    for f in near_files {
+        if pw[ci].files[f as usize] == 0 {
+            s += (p.king_open_file, 0);
+            open_files += 1;
+        }
+    }
+    // No pawn at all on the king's flank: open to attack, and nothing to
+    // shelter behind in the endgame.
+    let flank = (kf - 2).max(0)..=(kf + 2).min(geo.files as i32 - 1);
+    if flank
+        .into_iter()
+        .all(|f| pw[0].files[f as usize] + pw[1].files[f as usize] == 0)
+    {
+        s += p.pawnless_flank;
+    }
+    (s, open_files)
+}
+
+/// The danger to `c`'s king on `k` from the enemy's pieces: king-zone
+/// attacks and attackers, weak zone squares, open files, safe and unsafe
+/// checks, no queen; quadratic in the middlegame, linear in the endgame.
+fn king_danger(
+    pos: &Position,
+    t: &EvalTables,
+    c: Color,
+    k: u8,
+    pw: &[PawnSide; 2],
+    att: &Attacks,
+    open_files: i32,
+) -> S {
+    let p = &t.params;
+    let (ci, ti) = (c.index(), c.flip().index());
+    let n_att = att.attackers[ci];
+    let (safe, unsafe_) = checks(pos, t, c, k, &att.kind_att[ti], &att.piece_att, pw);
+    if n_att < 1 && safe <= 0 {
+        return S::default();
+    }
+    let weak = t.zone[k as usize]
+        .and(att.piece_att[ti])
+        .and_not(att.piece_att[ci].or(pw[ci].attacks))
+        .len() as i32;
+    let units4 = 4 * att.danger_units[ci]
+        + p.danger_attacker * n_att
+        + p.danger_weak * weak
+        + p.danger_open_file * open_files
+        + p.danger_safe_check * safe / 2
+        + p.danger_unsafe_check * unsafe_
+        + if att.has_queen[ti] {
+            0
+        } else {
+            p.danger_no_queen
+        };
+    let units4 = units4.max(0);
+    let scale = match n_att {
+        0 | 1 => 1,
+        2 => 3,
+        _ => 4,
+    };
+    let pen = (units4 * units4 * scale / (8 * p.king_danger_div)).min(p.king_danger_cap);
+    S(-pen, -(units4 * p.king_danger_eg / 64))
+}
+
+/// Endgame scaling of `eg` (White-relative to the side `ui`): a side
+/// without pawns needs more than a minor piece; bishops of opposite
+/// colours alone are hard to convert. Not in games without draws
+/// (Wormhole: an edge is an edge).
+fn endgame_scale(
+    t: &EvalTables,
+    pw: &[PawnSide; 2],
+    info: &[SideInfo; 2],
+    ui: usize,
+    eg: i32,
+) -> i32 {
     if !t.drawish_scaling {
-        // No draw in this game (Wormhole): an edge is an edge.
-    } else if pw[strong].count == 0 && v.pawn_kind.is_some() {
+        return eg;
+    }
+    let strong = if eg > 0 { ui } else { ui ^ 1 };
+    let weak = strong ^ 1;
+    if pw[strong].count == 0 && t.variant.pawn_kind.is_some() {
         let diff = info[strong].non_pawn - info[weak].non_pawn;
         if diff <= 400 {
-            eg /= if info[strong].non_pawn <= 400 { 16 } else { 4 };
+            return eg / if info[strong].non_pawn <= 400 { 16 } else { 4 };
         }
-    } else if let Some(b) = t.bishop_kind {
-        // Opposite-coloured bishops alone are hard to convert: the
-        // defender blockades on the squares the other bishop cannot reach.
+        return eg;
+    }
+    if let Some(b) = t.bishop_kind {
+        // The defender blockades on the squares the other bishop cannot
+        // reach.
         let bishop = t.value[b as usize].0;
         if info[0].non_pawn == bishop
             && info[1].non_pawn == bishop
@@ -1153,19 +1292,10 @@ fn eval_with(pos: &Position, t: &EvalTables, pe: &PawnEntry, alpha: i32, beta: i
             && info[1].bishops == 1
             && info[0].bishop_colours != info[1].bishop_colours
         {
-            eg = eg * p.ocb_scale.clamp(0, 64) / 64;
+            return eg * t.params.ocb_scale.clamp(0, 64) / 64;
         }
     }
-
-    let phase = phase_sum.min(t.phase_total) * 256 / t.phase_total;
-    let score = (mg * phase + eg * (256 - phase)) / 256;
-    // Fade towards a draw as the move-count rule approaches.
-    let rule = v.move_rule as i32;
-    if rule > 0 {
-        let hm = pos.halfmove_clock() as i32;
-        return (score * (rule * 2 - hm).max(0) / (rule * 2), true);
-    }
-    (score, true)
+    eg
 }
 
 /// Kinds whose attacks are kept apart for the safe-check count (kinds

@@ -573,6 +573,7 @@ fn screlu_dot(a: &Row, w: &Row) -> i32 {
 #[inline]
 fn screlu_dot_small(a: &Row, w: &Row) -> i32 {
     use std::arch::x86_64::*;
+    #[allow(clippy::manual_is_multiple_of)] // `is_multiple_of` is newer than the MSRV
     const _: () = assert!(HIDDEN % 8 == 0);
     // SAFETY: SSE2 is always enabled on x86-64; each load reads 8 of the
     // HIDDEN i16 of a row (unaligned loads).
@@ -686,8 +687,9 @@ impl NnueStack {
                     at = end;
                     continue;
                 }
-                for sq in at..end {
-                    let (old, new) = (slot.board[sq], board[sq]);
+                let snapshot = &slot.board[at..end];
+                for (i, (&old, &new)) in snapshot.iter().zip(&board[at..end]).enumerate() {
+                    let sq = at + i;
                     if old != new {
                         if old != EMPTY {
                             net.sub(&mut slot.acc, old, sq);
