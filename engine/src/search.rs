@@ -690,13 +690,13 @@ impl Worker {
     fn pick(&mut self, list: &mut MoveList, i: usize, ply: usize) -> (Move, i32) {
         let base = ply * MAX_MOVES;
         let n = list.len();
+        // The first best from `i` on, over a slice (no bound test a move).
         let mut best = i;
-        let mut bs = self.scores[base + i];
-        for j in i + 1..n {
-            let s = self.scores[base + j];
+        let mut bs = i32::MIN;
+        for (j, &s) in self.scores[base + i..base + n].iter().enumerate() {
             if s > bs {
                 bs = s;
-                best = j;
+                best = i + j;
             }
         }
         list.swap(i, best);
