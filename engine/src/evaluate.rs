@@ -795,21 +795,27 @@ fn eval_with(pos: &Position, t: &EvalTables, pe: &PawnEntry, alpha: i32, beta: i
         attackers: [0; 2],
         has_queen: [false; 2],
     };
+    let pass = Pass {
+        pos,
+        t,
+        pw,
+        info: &info,
+    };
     for c in [Color::White, Color::Black] {
-        let s = passed_pawns(pos, t, c, pw, &info);
+        let s = pass.passed_pawns(c);
         side[c.index()] += (s.0, s.1);
-        let s = piece_terms(pos, t, c, pw, &info, &mut att);
+        let s = pass.piece_terms(c, &mut att);
         side[c.index()] += (s.0, s.1);
     }
     for c in [Color::White, Color::Black] {
         if !v.caps.exact_see && !v.conditions.is_empty() {
             break;
         }
-        let s = threats(pos, t, c, pw, &info, &att);
+        let s = pass.threats(c, &att);
         side[c.index()] += (s.0, s.1);
     }
     for c in [Color::White, Color::Black] {
-        let s = king_safety(pos, t, c, pw, &info, &att);
+        let s = pass.king_safety(c, &att);
         side[c.index()] += (s.0, s.1);
     }
 
@@ -886,125 +892,304 @@ fn material(pos: &Position, t: &EvalTables, pw: &[PawnSide; 2]) -> ([S; 2], [Sid
     (side, info, phase_sum)
 }
 
-/// The pawn structure of `c` from the entry, space, and what its passed
-/// pawns owe to the other pieces: a free square in front, the kings'
-/// distances.
-fn passed_pawns(
-    pos: &Position,
-    t: &EvalTables,
-    c: Color,
-    pw: &[PawnSide; 2],
-    info: &[SideInfo; 2],
-) -> S {
-    let v = t.variant;
-    let geo = v.geometry;
-    let p = &t.params;
-    let (ci, ti) = (c.index(), c.flip().index());
-    let mut s = S::default();
-    s += pw[ci].structure;
-    let weight = (pos.occupied(c).len() as i32 - 3).max(0);
-    s += (p.space * pw[ci].space * weight * weight / 256, 0);
-    for sq in pw[ci].passed.iter() {
-        let idx = scale_rank8(geo.ranks, v.relative_rank(c, sq));
-        let front = v.steps.step(v.pawn_push[ci], sq);
-        if front != NO_SQ && pos.piece_at(front).is_empty() {
-            let w = idx as i32;
-            s += (p.passed_free.0 * w / 4, p.passed_free.1 * w / 4);
-        }
-        if front != NO_SQ && info[ti].royal != NO_SQ && info[ci].royal != NO_SQ {
-            let dt = dist(geo, info[ti].royal, front);
-            let do_ = dist(geo, info[ci].royal, front);
-            s += (
-                0,
-                (dt - do_) * p.passed_king_dist_eg * (idx as i32).max(1) / 3,
-            );
-        }
-    }
-    s
+/// What the passes after the material one read: the position, the
+/// tables, the pawn entry's sides and the material pass's findings.
+#[derive(Clone, Copy)]
+struct Pass<'a> {
+    pos: &'a Position,
+    t: &'a EvalTables,
+    pw: &'a [PawnSide; 2],
+    info: &'a [SideInfo; 2],
 }
 
-/// Pass 2 for the pieces of `c` (not pawns, not the royal piece):
-/// mobility and king-zone attacks (recorded in `att`), bishops and their
-/// own pawns, minor pieces behind pawns, outposts, rooks on the seventh
-/// and on open files.
-fn piece_terms(
-    pos: &Position,
-    t: &EvalTables,
-    c: Color,
-    pw: &[PawnSide; 2],
-    info: &[SideInfo; 2],
-    att: &mut Attacks,
-) -> S {
-    let v = t.variant;
-    let geo = v.geometry;
-    let p = &t.params;
-    let (ci, ti) = (c.index(), c.flip().index());
-    let own = pos.occupied(c);
-    let enemy_king_zone = if info[ti].royal != NO_SQ {
-        t.zone[info[ti].royal as usize]
-    } else {
-        SquareSet::EMPTY
-    };
-    let unsafe_sq = pw[ti].attacks;
-    let mut s = S::default();
-    for sq in own.and_not(pw[ci].set).iter() {
-        let k = pos.piece_at(sq).kind();
-        let ku = k as usize;
-        if ku >= t.n || Some(k) == v.royal_kind {
-            continue;
+impl Pass<'_> {
+    /// The pawn structure of `c` from the entry, space, and what its passed
+    /// pawns owe to the other pieces: a free square in front, the kings'
+    /// distances.
+    fn passed_pawns(&self, c: Color) -> S {
+        let Pass { pos, t, pw, info } = *self;
+        let v = t.variant;
+        let geo = v.geometry;
+        let p = &t.params;
+        let (ci, ti) = (c.index(), c.flip().index());
+        let mut s = S::default();
+        s += pw[ci].structure;
+        let weight = (pos.occupied(c).len() as i32 - 3).max(0);
+        s += (p.space * pw[ci].space * weight * weight / 256, 0);
+        for sq in pw[ci].passed.iter() {
+            let idx = scale_rank8(geo.ranks, v.relative_rank(c, sq));
+            let front = v.steps.step(v.pawn_push[ci], sq);
+            if front != NO_SQ && pos.piece_at(front).is_empty() {
+                let w = idx as i32;
+                s += (p.passed_free.0 * w / 4, p.passed_free.1 * w / 4);
+            }
+            if front != NO_SQ && info[ti].royal != NO_SQ && info[ci].royal != NO_SQ {
+                let dt = dist(geo, info[ti].royal, front);
+                let do_ = dist(geo, info[ci].royal, front);
+                s += (
+                    0,
+                    (dt - do_) * p.passed_king_dist_eg * (idx as i32).max(1) / 3,
+                );
+            }
         }
-        let (m, hits, reach) = piece_reach(pos, v, ku, c, sq, own, unsafe_sq, enemy_king_zone);
-        att.piece_att[ci] = att.piece_att[ci].or(reach);
-        if ku < KIND_ATT {
-            att.kind_att[ci][ku] = att.kind_att[ci][ku].or(reach);
-        }
-        if t.value[ku].0 >= 800 {
-            att.has_queen[ci] = true;
-        }
-        let (wm, we) = t.mob[ku];
-        let centered = m * 16 - t.mob_avg[ku];
-        s += (wm * centered / 16, we * centered / 16);
-        if hits > 0 {
-            att.attackers[ti] += 1;
-            att.danger_units[ti] += hits * (t.value[ku].0 / 100).max(1);
-        }
-        if Some(k) == t.bishop_kind {
-            let colour = ((geo.file_of(sq) + geo.rank_of(sq)) & 1) as usize;
-            let n = pw[ci].by_colour[colour];
-            s += (p.bishop_pawns.0 * n, p.bishop_pawns.1 * n);
-        }
-        if v.pawn_kind.is_some() {
-            let rr = v.relative_rank(c, sq) as usize;
-            let minor = !t.orth_rider[ku] && t.value[ku].0 < 400;
-            if minor {
-                let front = v.steps.step(v.pawn_push[ci], sq);
-                if front != NO_SQ && (pw[0].set.contains(front) || pw[1].set.contains(front)) {
-                    s += p.minor_behind_pawn;
+        s
+    }
+
+    /// Pass 2 for the pieces of `c` (not pawns, not the royal piece):
+    /// mobility and king-zone attacks (recorded in `att`), bishops and their
+    /// own pawns, minor pieces behind pawns, outposts, rooks on the seventh
+    /// and on open files.
+    fn piece_terms(&self, c: Color, att: &mut Attacks) -> S {
+        let Pass { pos, t, pw, info } = *self;
+        let v = t.variant;
+        let geo = v.geometry;
+        let p = &t.params;
+        let (ci, ti) = (c.index(), c.flip().index());
+        let own = pos.occupied(c);
+        let enemy_king_zone = if info[ti].royal != NO_SQ {
+            t.zone[info[ti].royal as usize]
+        } else {
+            SquareSet::EMPTY
+        };
+        let unsafe_sq = pw[ti].attacks;
+        let mut s = S::default();
+        for sq in own.and_not(pw[ci].set).iter() {
+            let k = pos.piece_at(sq).kind();
+            let ku = k as usize;
+            if ku >= t.n || Some(k) == v.royal_kind {
+                continue;
+            }
+            let (m, hits, reach) = piece_reach(pos, v, ku, c, sq, own, unsafe_sq, enemy_king_zone);
+            att.piece_att[ci] = att.piece_att[ci].or(reach);
+            if ku < KIND_ATT {
+                att.kind_att[ci][ku] = att.kind_att[ci][ku].or(reach);
+            }
+            if t.value[ku].0 >= 800 {
+                att.has_queen[ci] = true;
+            }
+            let (wm, we) = t.mob[ku];
+            let centered = m * 16 - t.mob_avg[ku];
+            s += (wm * centered / 16, we * centered / 16);
+            if hits > 0 {
+                att.attackers[ti] += 1;
+                att.danger_units[ti] += hits * (t.value[ku].0 / 100).max(1);
+            }
+            if Some(k) == t.bishop_kind {
+                let colour = ((geo.file_of(sq) + geo.rank_of(sq)) & 1) as usize;
+                let n = pw[ci].by_colour[colour];
+                s += (p.bishop_pawns.0 * n, p.bishop_pawns.1 * n);
+            }
+            if v.pawn_kind.is_some() {
+                let rr = v.relative_rank(c, sq) as usize;
+                let minor = !t.orth_rider[ku] && t.value[ku].0 < 400;
+                if minor {
+                    let front = v.steps.step(v.pawn_push[ci], sq);
+                    if front != NO_SQ && (pw[0].set.contains(front) || pw[1].set.contains(front)) {
+                        s += p.minor_behind_pawn;
+                    }
                 }
-            }
-            if t.orth_rider[ku] && t.value[ku].0 < 700 && rr + 2 == geo.ranks as usize {
-                s += p.rook_seventh;
-            }
-            if minor
-                && 2 * rr >= geo.ranks as usize
-                && pw[ci].attacks.contains(sq)
-                && !pw[ti].attacks.contains(sq)
-            {
-                s += p.outpost;
-            }
-            if t.orth_rider[ku] {
-                let f = geo.file_of(sq) as usize;
-                if pw[ci].files[f] == 0 {
-                    if pw[ti].files[f] == 0 {
-                        s += p.rook_open;
-                    } else {
-                        s += p.rook_semi_open;
+                if t.orth_rider[ku] && t.value[ku].0 < 700 && rr + 2 == geo.ranks as usize {
+                    s += p.rook_seventh;
+                }
+                if minor
+                    && 2 * rr >= geo.ranks as usize
+                    && pw[ci].attacks.contains(sq)
+                    && !pw[ti].attacks.contains(sq)
+                {
+                    s += p.outpost;
+                }
+                if t.orth_rider[ku] {
+                    let f = geo.file_of(sq) as usize;
+                    if pw[ci].files[f] == 0 {
+                        if pw[ti].files[f] == 0 {
+                            s += p.rook_open;
+                        } else {
+                            s += p.rook_semi_open;
+                        }
                     }
                 }
             }
         }
+        s
     }
-    s
+
+    /// Threats against the pieces of `c`'s enemy: attacked by pawns, hanging
+    /// (attacked and undefended), attacked by a clearly less valuable piece.
+    /// They assume that a capture removes its victim and nothing else
+    /// (`Capabilities::exact_see`); under Circe, Andernach, kamikaze or
+    /// nocapture an attacked piece is no such threat (`eval_with` skips them).
+    fn threats(&self, c: Color, att: &Attacks) -> S {
+        let Pass { pos, t, pw, info } = *self;
+        let v = t.variant;
+        let p = &t.params;
+        let (ci, ti) = (c.index(), c.flip().index());
+        let mut defended = att.piece_att[ti].or(pw[ti].attacks);
+        if info[ti].royal != NO_SQ {
+            defended = defended.or(t.zone[info[ti].royal as usize]);
+        }
+        let mut s = S::default();
+        for sq in pos.occupied(c.flip()).and_not(pw[ti].set).iter() {
+            let k = pos.piece_at(sq).kind();
+            if Some(k) == v.pawn_kind || Some(k) == v.royal_kind || k as usize >= t.n {
+                continue;
+            }
+            if pw[ci].attacks.contains(sq) {
+                s += p.threat_by_pawn;
+            } else if att.piece_att[ci].contains(sq) {
+                if !defended.contains(sq) {
+                    s += p.hanging;
+                }
+                // Attacked by a clearly less valuable piece.
+                let victim = t.value[k as usize].0;
+                if (0..t.n.min(KIND_ATT))
+                    .any(|a| t.value[a].0 + 100 < victim && att.kind_att[ci][a].contains(sq))
+                {
+                    s += p.threat_by_lesser;
+                }
+            }
+        }
+        s
+    }
+
+    /// King safety of `c`: the pawn shelter (`king_shelter`), castling rights
+    /// and a king left in the centre, and the danger from the enemy's attacks
+    /// and checks (`king_danger`).
+    fn king_safety(&self, c: Color, att: &Attacks) -> S {
+        let Pass { pos, t, info, .. } = *self;
+        let geo = t.variant.geometry;
+        let p = &t.params;
+        let ci = c.index();
+        let k = info[ci].royal;
+        if k == NO_SQ {
+            return S::default();
+        }
+        let (mut s, open_files) = self.king_shelter(c, k);
+        // Castling rights; a king left in the centre without them.
+        let rights = (0..2)
+            .filter(|&wing| pos.castle_rook(c, wing).is_some())
+            .count() as i32;
+        s += (p.castle_right_mg * rights, 0);
+        let kf = geo.file_of(k) as i32;
+        if rights == 0 && kf >= 2 && kf + 3 <= geo.files as i32 {
+            s += (p.king_center_mg, 0);
+        }
+        if info[c.flip().index()].non_pawn > 0 {
+            let d = self.king_danger(c, k, att, open_files);
+            s += (d.0, d.1);
+        }
+        s
+    }
+
+    /// The pawns at `c`'s king on `k`: the shield in front, enemy pawns
+    /// storming, files without an own pawn (also returned: they add to the
+    /// danger), a flank without pawns.
+    fn king_shelter(&self, c: Color, k: u8) -> (S, i32) {
+        let Pass { pos, t, pw, .. } = *self;
+        let v = t.variant;
+        let geo = v.geometry;
+        let p = &t.params;
+        let ci = c.index();
+        let mut s = S::default();
+        let mut open_files = 0;
+        let Some(pk) = v.pawn_kind else {
+            return (s, 0);
+        };
+        let kf = geo.file_of(k) as i32;
+        let near_files = (kf - 1).max(0)..=(kf + 1).min(geo.files as i32 - 1);
+        if v.relative_rank(c, k) <= 1 {
+            let push = v.pawn_push[ci];
+            let pawn = fers_core::Piece::new(pk, c);
+            for f in near_files.clone() {
+                let base = geo.square(f as u8, geo.rank_of(k));
+                let s1 = v.steps.step(push, base);
+                if s1 == NO_SQ {
+                    continue;
+                }
+                if pos.piece_at(s1) == pawn {
+                    s += (p.shield1, 0);
+                } else {
+                    let s2 = v.steps.step(push, s1);
+                    if s2 != NO_SQ && pos.piece_at(s2) == pawn {
+                        s += (p.shield2, 0);
+                    }
+                }
+            }
+        }
+        // Enemy pawns storming the files at the king: the nearest one ahead
+        // on each file, by its distance in ranks.
+        if v.relative_rank(c, k) <= 2 {
+            let kr = v.relative_rank(c, k) as i32;
+            let e = &pw[ci ^ 1];
+            for f in near_files.clone() {
+                if e.files[f as usize] == 0 {
+                    continue;
+                }
+                let near = if c == Color::White {
+                    e.min[f as usize] as i32
+                } else {
+                    geo.ranks as i32 - 1 - e.max[f as usize] as i32
+                };
+                let d = near - kr;
+                if (1..=4).contains(&d) {
+                    s += (p.pawn_storm[d as usize], 0);
+                }
+            }
+        }
+        // Files at the king without an own pawn, wherever it stands.
+        for f in near_files {
+            if pw[ci].files[f as usize] == 0 {
+                s += (p.king_open_file, 0);
+                open_files += 1;
+            }
+        }
+        // No pawn at all on the king's flank: open to attack, and nothing to
+        // shelter behind in the endgame.
+        let flank = (kf - 2).max(0)..=(kf + 2).min(geo.files as i32 - 1);
+        if flank
+            .into_iter()
+            .all(|f| pw[0].files[f as usize] + pw[1].files[f as usize] == 0)
+        {
+            s += p.pawnless_flank;
+        }
+        (s, open_files)
+    }
+
+    /// The danger to `c`'s king on `k` from the enemy's pieces: king-zone
+    /// attacks and attackers, weak zone squares, open files, safe and unsafe
+    /// checks, no queen; quadratic in the middlegame, linear in the endgame.
+    fn king_danger(&self, c: Color, k: u8, att: &Attacks, open_files: i32) -> S {
+        let Pass { pos, t, pw, .. } = *self;
+        let p = &t.params;
+        let (ci, ti) = (c.index(), c.flip().index());
+        let n_att = att.attackers[ci];
+        let (safe, unsafe_) = checks(pos, t, c, k, &att.kind_att[ti], &att.piece_att, pw);
+        if n_att < 1 && safe <= 0 {
+            return S::default();
+        }
+        let weak = t.zone[k as usize]
+            .and(att.piece_att[ti])
+            .and_not(att.piece_att[ci].or(pw[ci].attacks))
+            .len() as i32;
+        let units4 = 4 * att.danger_units[ci]
+            + p.danger_attacker * n_att
+            + p.danger_weak * weak
+            + p.danger_open_file * open_files
+            + p.danger_safe_check * safe / 2
+            + p.danger_unsafe_check * unsafe_
+            + if att.has_queen[ti] {
+                0
+            } else {
+                p.danger_no_queen
+            };
+        let units4 = units4.max(0);
+        let scale = match n_att {
+            0 | 1 => 1,
+            2 => 3,
+            _ => 4,
+        };
+        let pen = (units4 * units4 * scale / (8 * p.king_danger_div)).min(p.king_danger_cap);
+        S(-pen, -(units4 * p.king_danger_eg / 64))
+    }
 }
 
 /// Where the piece of kind `ku` of `c` on `sq` reaches: its mobility (the
@@ -1061,202 +1246,6 @@ fn piece_reach(
         }
     }
     (m, hits, att)
-}
-
-/// Threats against the pieces of `c`'s enemy: attacked by pawns, hanging
-/// (attacked and undefended), attacked by a clearly less valuable piece.
-/// They assume that a capture removes its victim and nothing else
-/// (`Capabilities::exact_see`); under Circe, Andernach, kamikaze or
-/// nocapture an attacked piece is no such threat (`eval_with` skips them).
-fn threats(
-    pos: &Position,
-    t: &EvalTables,
-    c: Color,
-    pw: &[PawnSide; 2],
-    info: &[SideInfo; 2],
-    att: &Attacks,
-) -> S {
-    let v = t.variant;
-    let p = &t.params;
-    let (ci, ti) = (c.index(), c.flip().index());
-    let mut defended = att.piece_att[ti].or(pw[ti].attacks);
-    if info[ti].royal != NO_SQ {
-        defended = defended.or(t.zone[info[ti].royal as usize]);
-    }
-    let mut s = S::default();
-    for sq in pos.occupied(c.flip()).and_not(pw[ti].set).iter() {
-        let k = pos.piece_at(sq).kind();
-        if Some(k) == v.pawn_kind || Some(k) == v.royal_kind || k as usize >= t.n {
-            continue;
-        }
-        if pw[ci].attacks.contains(sq) {
-            s += p.threat_by_pawn;
-        } else if att.piece_att[ci].contains(sq) {
-            if !defended.contains(sq) {
-                s += p.hanging;
-            }
-            // Attacked by a clearly less valuable piece.
-            let victim = t.value[k as usize].0;
-            if (0..t.n.min(KIND_ATT))
-                .any(|a| t.value[a].0 + 100 < victim && att.kind_att[ci][a].contains(sq))
-            {
-                s += p.threat_by_lesser;
-            }
-        }
-    }
-    s
-}
-
-/// King safety of `c`: the pawn shelter (`king_shelter`), castling rights
-/// and a king left in the centre, and the danger from the enemy's attacks
-/// and checks (`king_danger`).
-fn king_safety(
-    pos: &Position,
-    t: &EvalTables,
-    c: Color,
-    pw: &[PawnSide; 2],
-    info: &[SideInfo; 2],
-    att: &Attacks,
-) -> S {
-    let geo = t.variant.geometry;
-    let p = &t.params;
-    let ci = c.index();
-    let k = info[ci].royal;
-    if k == NO_SQ {
-        return S::default();
-    }
-    let (mut s, open_files) = king_shelter(pos, t, c, k, pw);
-    // Castling rights; a king left in the centre without them.
-    let rights = (0..2)
-        .filter(|&wing| pos.castle_rook(c, wing).is_some())
-        .count() as i32;
-    s += (p.castle_right_mg * rights, 0);
-    let kf = geo.file_of(k) as i32;
-    if rights == 0 && kf >= 2 && kf + 3 <= geo.files as i32 {
-        s += (p.king_center_mg, 0);
-    }
-    if info[c.flip().index()].non_pawn > 0 {
-        let d = king_danger(pos, t, c, k, pw, att, open_files);
-        s += (d.0, d.1);
-    }
-    s
-}
-
-/// The pawns at `c`'s king on `k`: the shield in front, enemy pawns
-/// storming, files without an own pawn (also returned: they add to the
-/// danger), a flank without pawns.
-fn king_shelter(pos: &Position, t: &EvalTables, c: Color, k: u8, pw: &[PawnSide; 2]) -> (S, i32) {
-    let v = t.variant;
-    let geo = v.geometry;
-    let p = &t.params;
-    let ci = c.index();
-    let mut s = S::default();
-    let mut open_files = 0;
-    let Some(pk) = v.pawn_kind else {
-        return (s, 0);
-    };
-    let kf = geo.file_of(k) as i32;
-    let near_files = (kf - 1).max(0)..=(kf + 1).min(geo.files as i32 - 1);
-    if v.relative_rank(c, k) <= 1 {
-        let push = v.pawn_push[ci];
-        let pawn = fers_core::Piece::new(pk, c);
-        for f in near_files.clone() {
-            let base = geo.square(f as u8, geo.rank_of(k));
-            let s1 = v.steps.step(push, base);
-            if s1 == NO_SQ {
-                continue;
-            }
-            if pos.piece_at(s1) == pawn {
-                s += (p.shield1, 0);
-            } else {
-                let s2 = v.steps.step(push, s1);
-                if s2 != NO_SQ && pos.piece_at(s2) == pawn {
-                    s += (p.shield2, 0);
-                }
-            }
-        }
-    }
-    // Enemy pawns storming the files at the king: the nearest one ahead
-    // on each file, by its distance in ranks.
-    if v.relative_rank(c, k) <= 2 {
-        let kr = v.relative_rank(c, k) as i32;
-        let e = &pw[ci ^ 1];
-        for f in near_files.clone() {
-            if e.files[f as usize] == 0 {
-                continue;
-            }
-            let near = if c == Color::White {
-                e.min[f as usize] as i32
-            } else {
-                geo.ranks as i32 - 1 - e.max[f as usize] as i32
-            };
-            let d = near - kr;
-            if (1..=4).contains(&d) {
-                s += (p.pawn_storm[d as usize], 0);
-            }
-        }
-    }
-    // Files at the king without an own pawn, wherever it stands.
-    for f in near_files {
-        if pw[ci].files[f as usize] == 0 {
-            s += (p.king_open_file, 0);
-            open_files += 1;
-        }
-    }
-    // No pawn at all on the king's flank: open to attack, and nothing to
-    // shelter behind in the endgame.
-    let flank = (kf - 2).max(0)..=(kf + 2).min(geo.files as i32 - 1);
-    if flank
-        .into_iter()
-        .all(|f| pw[0].files[f as usize] + pw[1].files[f as usize] == 0)
-    {
-        s += p.pawnless_flank;
-    }
-    (s, open_files)
-}
-
-/// The danger to `c`'s king on `k` from the enemy's pieces: king-zone
-/// attacks and attackers, weak zone squares, open files, safe and unsafe
-/// checks, no queen; quadratic in the middlegame, linear in the endgame.
-fn king_danger(
-    pos: &Position,
-    t: &EvalTables,
-    c: Color,
-    k: u8,
-    pw: &[PawnSide; 2],
-    att: &Attacks,
-    open_files: i32,
-) -> S {
-    let p = &t.params;
-    let (ci, ti) = (c.index(), c.flip().index());
-    let n_att = att.attackers[ci];
-    let (safe, unsafe_) = checks(pos, t, c, k, &att.kind_att[ti], &att.piece_att, pw);
-    if n_att < 1 && safe <= 0 {
-        return S::default();
-    }
-    let weak = t.zone[k as usize]
-        .and(att.piece_att[ti])
-        .and_not(att.piece_att[ci].or(pw[ci].attacks))
-        .len() as i32;
-    let units4 = 4 * att.danger_units[ci]
-        + p.danger_attacker * n_att
-        + p.danger_weak * weak
-        + p.danger_open_file * open_files
-        + p.danger_safe_check * safe / 2
-        + p.danger_unsafe_check * unsafe_
-        + if att.has_queen[ti] {
-            0
-        } else {
-            p.danger_no_queen
-        };
-    let units4 = units4.max(0);
-    let scale = match n_att {
-        0 | 1 => 1,
-        2 => 3,
-        _ => 4,
-    };
-    let pen = (units4 * units4 * scale / (8 * p.king_danger_div)).min(p.king_danger_cap);
-    S(-pen, -(units4 * p.king_danger_eg / 64))
 }
 
 /// Endgame scaling of `eg` (White-relative to the side `ui`): a side

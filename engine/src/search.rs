@@ -1238,52 +1238,19 @@ impl Worker {
         searched: usize,
         gives_check: bool,
     ) -> i32 {
-        let ply = n.ply + 1;
+        // The child's score from here: `search` with the window negated.
+        let at = |w: &mut Self, lo: i32, hi: i32, depth: i32, cut: bool| {
+            -w.search(child, -hi, -lo, depth, n.ply + 1, gives_check, cut, false)
+        };
         if searched == 1 {
-            return -self.search(
-                child,
-                -beta,
-                -alpha,
-                new_depth,
-                ply,
-                gives_check,
-                !n.pv && !n.cut,
-                false,
-            );
+            return at(self, alpha, beta, new_depth, !n.pv && !n.cut);
         }
-        let mut score = -self.search(
-            child,
-            -alpha - 1,
-            -alpha,
-            new_depth - r,
-            ply,
-            gives_check,
-            true,
-            false,
-        );
+        let mut score = at(self, alpha, alpha + 1, new_depth - r, true);
         if score > alpha && r > 0 {
-            score = -self.search(
-                child,
-                -alpha - 1,
-                -alpha,
-                new_depth,
-                ply,
-                gives_check,
-                !n.cut,
-                false,
-            );
+            score = at(self, alpha, alpha + 1, new_depth, !n.cut);
         }
         if n.pv && score > alpha && score < beta {
-            score = -self.search(
-                child,
-                -beta,
-                -alpha,
-                new_depth,
-                ply,
-                gives_check,
-                false,
-                false,
-            );
+            score = at(self, alpha, beta, new_depth, false);
         }
         score
     }
