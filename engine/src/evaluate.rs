@@ -717,6 +717,13 @@ impl EvalTables {
 
 #[derive(Clone, Copy, Default)]
 struct S(i32, i32);
+impl std::ops::AddAssign for S {
+    #[inline]
+    fn add_assign(&mut self, o: S) {
+        self.0 += o.0;
+        self.1 += o.1;
+    }
+}
 impl std::ops::AddAssign<(i32, i32)> for S {
     #[inline]
     fn add_assign(&mut self, o: (i32, i32)) {
@@ -802,21 +809,17 @@ fn eval_with(pos: &Position, t: &EvalTables, pe: &PawnEntry, alpha: i32, beta: i
         info: &info,
     };
     for c in [Color::White, Color::Black] {
-        let s = pass.passed_pawns(c);
-        side[c.index()] += (s.0, s.1);
-        let s = pass.piece_terms(c, &mut att);
-        side[c.index()] += (s.0, s.1);
+        side[c.index()] += pass.passed_pawns(c);
+        side[c.index()] += pass.piece_terms(c, &mut att);
     }
-    for c in [Color::White, Color::Black] {
-        if !v.caps.exact_see && !v.conditions.is_empty() {
-            break;
+    // Threats assume a capture removes its victim and nothing else.
+    if v.caps.exact_see || v.conditions.is_empty() {
+        for c in [Color::White, Color::Black] {
+            side[c.index()] += pass.threats(c, &att);
         }
-        let s = pass.threats(c, &att);
-        side[c.index()] += (s.0, s.1);
     }
     for c in [Color::White, Color::Black] {
-        let s = pass.king_safety(c, &att);
-        side[c.index()] += (s.0, s.1);
+        side[c.index()] += pass.king_safety(c, &att);
     }
 
     let mg = side[ui].0 - side[ti].0 + p.tempo;
@@ -1075,7 +1078,7 @@ impl Pass<'_> {
         }
         if info[c.flip().index()].non_pawn > 0 {
             let d = self.king_danger(c, k, att, open_files);
-            s += (d.0, d.1);
+            s += d;
         }
         s
     }

@@ -344,6 +344,7 @@ impl Network {
                 }
             }
         }
+        let out_w = [Row([out; HIDDEN]), Row([-out; HIDDEN])];
         Network {
             kinds,
             squares,
@@ -351,8 +352,8 @@ impl Network {
             id,
             ft_w,
             ft_b: Row([0; HIDDEN]),
-            small_out: small_weights(&[Row([out; HIDDEN]), Row([-out; HIDDEN])]),
-            out_w: [Row([out; HIDDEN]), Row([-out; HIDDEN])],
+            small_out: small_weights(&out_w),
+            out_w,
             out_b: 0,
         }
     }

@@ -753,7 +753,7 @@ impl Worker {
         pos: &Position,
         mut alpha: i32,
         mut beta: i32,
-        mut depth: i32,
+        depth: i32,
         ply: usize,
         in_check: bool,
         cut_node: bool,
@@ -831,8 +831,7 @@ impl Worker {
         }
         // Internal iterative reduction.
         if n.tt_move.is_none() && depth >= 5 && (pv_node || cut_node) {
-            depth -= 1;
-            n.depth = depth;
+            n.depth -= 1;
         }
         let singular_ext = match self.singular_extension(pos, &n, tte, beta) {
             Ok(ext) => ext,
