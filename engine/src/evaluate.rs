@@ -748,6 +748,18 @@ pub fn evaluate(pos: &Position, t: &EvalTables) -> i32 {
     eval_with(pos, t, &PawnEntry::compute(pos, t), -i32::MAX, i32::MAX).0
 }
 
+/// The network's evaluation from the side to move's view, computed from
+/// scratch (for tools and the `eval` command), a residual network's added
+/// to its weight of [`evaluate`]; `None` when `t` has no network.
+pub fn evaluate_network(pos: &Position, t: &EvalTables) -> Option<i32> {
+    let map = t.nnue.as_ref()?;
+    let net = crate::nnue::evaluate(pos, map);
+    Some(match map.residual() {
+        None => net,
+        Some(w) => net + evaluate(pos, t) * w / crate::nnue::HAND_UNIT,
+    })
+}
+
 /// [`evaluate`], with the pawn structure from (and into) `cache`.
 pub fn evaluate_cached(pos: &Position, t: &EvalTables, cache: &mut PawnCache) -> i32 {
     eval_with(pos, t, cache.probe(pos, t), -i32::MAX, i32::MAX).0

@@ -44,6 +44,12 @@ const EMPTY: u8 = 255;
 const MAX_DIFF: usize = 12;
 /// The magic of the general format.
 pub const MAGIC: &[u8; 8] = b"FERSNN02";
+/// Header flag of a residual network: its output is added to the
+/// hand-written evaluation, weighted by an i32 after the output bias
+/// ([`Network::residual`]).
+pub const FLAG_RESIDUAL: u8 = 1;
+/// The unit of a residual network's weight of the hand-written score.
+pub const HAND_UNIT: i32 = 1024;
 
 static NET_BYTES: &[u8] = include_bytes!("../nets/chess.nnue");
 
@@ -143,12 +149,13 @@ impl NetId {
     }
 
     /// The header of the general format: the magic, then little-endian
-    /// u32 hidden units, u8 files, ranks, kinds, a zero byte, u64 piece
-    /// hash, u16 name length and the name in UTF-8.
-    pub fn header(&self, hidden: usize) -> Vec<u8> {
+    /// u32 hidden units, u8 files, ranks, kinds, flags, u64 piece hash,
+    /// u16 name length and the name in UTF-8.
+    /// `flags`: [`FLAG_RESIDUAL`] or 0.
+    pub fn header(&self, hidden: usize, flags: u8) -> Vec<u8> {
         let mut b = MAGIC.to_vec();
         b.extend_from_slice(&(hidden as u32).to_le_bytes());
-        b.extend_from_slice(&[self.files, self.ranks, self.kinds, 0]);
+        b.extend_from_slice(&[self.files, self.ranks, self.kinds, flags]);
         b.extend_from_slice(&self.pieces.to_le_bytes());
         b.extend_from_slice(&(self.variant.len() as u16).to_le_bytes());
         b.extend_from_slice(self.variant.as_bytes());
@@ -196,6 +203,11 @@ pub struct Network {
     /// weight fits in `i16`, so the output takes the 16-bit SIMD path.
     small_out: bool,
     out_b: i32,
+    /// A residual network (header flag [`FLAG_RESIDUAL`]): the weight, in
+    /// units of [`HAND_UNIT`], of the hand-written evaluation its output is
+    /// added to. The network then learns only what that evaluation misses,
+    /// which takes far fewer positions than learning all of it.
+    pub residual: Option<i32>,
 }
 
 impl std::fmt::Debug for Network {
@@ -228,7 +240,8 @@ impl Network {
     /// Reads a network: the general format (`FERSNN02`: the header of
     /// [`NetId::header`], then little-endian i16 feature weights
     /// `[inputs][H]`, feature bias `[H]`, output weights `[2H]`, and the
-    /// output bias as i32), or the chess format `FERSNN01` (the hidden
+    /// output bias as i32, and for a residual network the weight of the
+    /// hand-written score as i32), or the chess format `FERSNN01` (the hidden
     /// size as u32, then the same layout for 768 inputs), whose id is
     /// orthodox chess with its kinds in role order.
     pub fn parse(bytes: &[u8]) -> Result<Network, NetError> {
@@ -236,8 +249,8 @@ impl Network {
             return Err(NetError::BadMagic);
         }
         let h = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
-        let (id, at) = match &bytes[..8] {
-            b"FERSNN01" => (Self::chess_id(), 12),
+        let (id, at, flags) = match &bytes[..8] {
+            b"FERSNN01" => (Self::chess_id(), 12, 0),
             m if m == MAGIC => {
                 let mut r = Reader { bytes, at: 12 };
                 let dims = r.take(4)?.to_vec();
@@ -246,7 +259,10 @@ impl Network {
                 let name = std::str::from_utf8(r.take(len as usize)?)
                     .map_err(|_| NetError::BadHeader("the variant name is not UTF-8".into()))?
                     .to_string();
-                let (files, ranks, kinds) = (dims[0], dims[1], dims[2]);
+                let (files, ranks, kinds, flags) = (dims[0], dims[1], dims[2], dims[3]);
+                if flags & !FLAG_RESIDUAL != 0 {
+                    return Err(NetError::BadHeader(format!("unknown flags {flags:#04x}")));
+                }
                 if !(1..=12).contains(&files) || !(1..=12).contains(&ranks) {
                     return Err(NetError::BadHeader(format!("board {files}x{ranks}")));
                 }
@@ -260,7 +276,7 @@ impl Network {
                     kinds,
                     pieces,
                 };
-                (id, r.at)
+                (id, r.at, flags)
             }
             _ => return Err(NetError::BadMagic),
         };
@@ -268,7 +284,8 @@ impl Network {
             return Err(NetError::WrongHidden(h));
         }
         let inputs = id.inputs();
-        let expected = at + 2 * (inputs * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+        let residual = flags & FLAG_RESIDUAL != 0;
+        let expected = at + 2 * (inputs * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 + 4 * residual as usize;
         if bytes.len() != expected {
             return Err(NetError::WrongSize {
                 expected,
@@ -287,8 +304,12 @@ impl Network {
         let ft_w = (0..inputs).map(|_| row()).collect();
         let ft_b = row();
         let out_w = [row(), row()];
-        let out_b = i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+        let word = |at: usize| {
+            i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+        };
+        let out_b = word(at);
         Ok(Network {
+            residual: residual.then(|| word(at + 4)),
             kinds: id.kinds as usize,
             squares: id.squares(),
             mirror: mirror_table(&id),
@@ -312,7 +333,12 @@ impl Network {
     /// Writes the network in the general format (the inverse of
     /// [`Network::parse`] for `FERSNN02`).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = self.id.header(HIDDEN);
+        let flags = if self.residual.is_some() {
+            FLAG_RESIDUAL
+        } else {
+            0
+        };
+        let mut b = self.id.header(HIDDEN, flags);
         for r in self
             .ft_w
             .iter()
@@ -323,6 +349,9 @@ impl Network {
             }
         }
         b.extend_from_slice(&self.out_b.to_le_bytes());
+        if let Some(w) = self.residual {
+            b.extend_from_slice(&w.to_le_bytes());
+        }
         b
     }
 
@@ -355,6 +384,7 @@ impl Network {
             small_out: small_weights(&out_w),
             out_w,
             out_b: 0,
+            residual: None,
         }
     }
 
@@ -516,6 +546,13 @@ impl NnueMap {
     /// What the network was trained for.
     pub fn id(&self) -> &NetId {
         &self.net.id
+    }
+
+    /// The weight of the hand-written score a residual network's output is
+    /// added to (see [`Network::residual`]).
+    #[inline]
+    pub fn residual(&self) -> Option<i32> {
+        self.net.residual
     }
 
     fn board(&self, pos: &Position) -> [u8; MAX_SQUARES] {
@@ -945,6 +982,54 @@ mod tests {
         assert_eq!(at(down), -1473);
     }
 
+    /// A residual network (header flag, the hand-written score's weight
+    /// after the output bias) reads back as written; `evaluate_network`
+    /// adds its output to that weight of the hand-written evaluation. A
+    /// flag this build does not know is refused, and so is a residual
+    /// header on a file without the weight.
+    #[test]
+    fn residual_networks_round_trip_and_add_the_hand_written_score() {
+        use crate::evaluate::{evaluate as hand, evaluate_network, EvalTables};
+        let v = capablanca();
+        let mut net = material_net(v, &[1, 3, 3, 5, 9, 0, 7, 8]);
+        net.residual = Some(HAND_UNIT * 3 / 2);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes[15], FLAG_RESIDUAL);
+        let back = Network::parse(&bytes).expect("reads back");
+        assert_eq!(back.residual, Some(1536));
+        assert_eq!(back.to_bytes(), bytes);
+        let plain = material_net(v, &[1, 3, 3, 5, 9, 0, 7, 8]).to_bytes();
+        assert_eq!(bytes.len(), plain.len() + 4, "one i32 more");
+        let mut flagged = plain.clone();
+        flagged[15] = FLAG_RESIDUAL;
+        assert!(matches!(
+            Network::parse(&flagged),
+            Err(NetError::WrongSize { .. })
+        ));
+        let mut unknown = bytes.clone();
+        unknown[15] = 2 | FLAG_RESIDUAL;
+        assert!(matches!(
+            Network::parse(&unknown),
+            Err(NetError::BadHeader(_))
+        ));
+
+        let map = NnueMap::with_network(v, Arc::new(back)).expect("fits");
+        assert_eq!(map.residual(), Some(1536));
+        let mut t = EvalTables::build(v, &crate::evaluate::PARAMS);
+        t.nnue = Some(map.clone());
+        let up = "rnabqkb1nr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR b KQkq - 0 1";
+        let fen = "r1a1qkb1nr/ppbppppppp/n1p3c3/10/6N3/10/PPPPPPPPPP/RNABQKB1CR w KQkq - 4 5";
+        for fen in [v.start_fen.as_str(), up, fen] {
+            let pos = Position::from_fen(v, fen).expect("FEN");
+            let want = evaluate(&pos, &map) + hand(&pos, &t) * 3 / 2;
+            assert_eq!(evaluate_network(&pos, &t), Some(want), "{fen}");
+        }
+        // The material network alone says -1473 there; the hand-written
+        // evaluation agrees in sign, so the sum is further from zero.
+        let pos = Position::from_fen(v, up).expect("FEN");
+        assert!(evaluate_network(&pos, &t).expect("a network") < -1473 - 300);
+    }
+
     /// A network is refused for another variant, another piece set or a
     /// damaged header, and where the capability set says no network
     /// applies (Wormhole's holes).
@@ -1006,7 +1091,7 @@ mod tests {
     #[test]
     fn damaged_headers_are_errors_not_panics() {
         let bytes = material_net(capablanca(), &[1, 3, 3, 5, 9, 0, 7, 8]).to_bytes();
-        let header = NetId::of(capablanca()).header(HIDDEN).len();
+        let header = NetId::of(capablanca()).header(HIDDEN, 0).len();
         for len in 0..header + 8 {
             assert!(Network::parse(&bytes[..len]).is_err(), "{len} bytes");
         }

@@ -13,7 +13,7 @@
 
 use crate::evaluate::{evaluate_cached, evaluate_lazy_cached, EvalTables, DRAW};
 use crate::events::{legal_prefix, Bound as ScoreBound, Score, SearchEvent, SearchInfo};
-use crate::nnue::NnueStack;
+use crate::nnue::{NnueStack, HAND_UNIT};
 use crate::pawns::PawnCache;
 use crate::timeman::Budget;
 use crate::tt::{Bound, TranspositionTable, TtEntry, NO_EVAL};
@@ -349,23 +349,45 @@ impl Worker {
     }
 
     /// The static evaluation for the side to move: the learned network
-    /// where the variant has one, else the hand-written evaluation.
+    /// where the variant has one (a residual network's output added to the
+    /// weighted hand-written evaluation), else the hand-written evaluation.
     #[inline]
     fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
-        match &self.eval.nnue {
-            Some(map) => nnue_score(pos, self.nnue.evaluate(pos, map, ply)),
-            None => evaluate_cached(pos, &self.eval, &mut self.pawns),
-        }
+        self.evaluate_lazy(pos, ply, -i32::MAX, i32::MAX).0
     }
 
     /// [`Self::evaluate`], or the hand-written evaluation's early estimate
-    /// when that is far outside the window (see `evaluate_lazy_cached`).
+    /// when that is far outside the window (see `evaluate_lazy_cached`);
+    /// `true` when the score is the full evaluation.
     #[inline]
     fn evaluate_lazy(&mut self, pos: &Position, ply: usize, alpha: i32, beta: i32) -> (i32, bool) {
-        match &self.eval.nnue {
-            Some(map) => (nnue_score(pos, self.nnue.evaluate(pos, map, ply)), true),
-            None => evaluate_lazy_cached(pos, &self.eval, &mut self.pawns, alpha, beta),
-        }
+        let Some(map) = &self.eval.nnue else {
+            return evaluate_lazy_cached(pos, &self.eval, &mut self.pawns, alpha, beta);
+        };
+        let net = nnue_score(pos, self.nnue.evaluate(pos, map, ply));
+        let w = match map.residual() {
+            Some(w) if w > 0 => w,
+            Some(w) => {
+                let hand = evaluate_cached(pos, &self.eval, &mut self.pawns);
+                return (net + hand * w / HAND_UNIT, true);
+            }
+            None => return (net, true),
+        };
+        // The hand-written part's window: (alpha, beta) less the network's
+        // output, in the hand-written evaluation's units.
+        let hand_units = |x: i32| {
+            let x = (x as i64 - net as i64) * HAND_UNIT as i64 / w as i64;
+            x.clamp(-i32::MAX as i64, i32::MAX as i64) as i32
+        };
+        let (hand, full) = evaluate_lazy_cached(
+            pos,
+            &self.eval,
+            &mut self.pawns,
+            hand_units(alpha),
+            hand_units(beta),
+        );
+        let score = (net + hand * w / HAND_UNIT).clamp(-MATE_IN_MAX / 2, MATE_IN_MAX / 2);
+        (score, full)
     }
 
     /// The correction history's adjustment of this position's evaluation.

@@ -20,9 +20,8 @@
 //! command words behave the same whichever parser reads the rest.
 
 use crate::engine::{Engine, OptionEffect, StartPos};
-use crate::evaluate::evaluate;
+use crate::evaluate::{evaluate, evaluate_network};
 use crate::events::{line_text, BookNote, Bound, Score, SearchEvent, SearchInfo};
-use crate::nnue;
 use crate::notation::Notation;
 use crate::options::{self, OptionKind};
 pub use crate::protocol::Flow;
@@ -633,15 +632,19 @@ impl<W: Write> Uci<W> {
             "Classical evaluation: {} (side to move)\n",
             evaluate(pos, &t)
         );
-        match &t.nnue {
-            Some(map) => {
+        match (&t.nnue, evaluate_network(pos, &t)) {
+            (Some(map), Some(e)) => {
                 text += &format!(
-                    "NNUE evaluation: {} (side to move; network for {})\n",
-                    nnue::evaluate(pos, map),
+                    "NNUE evaluation: {e} (side to move; {}network for {})\n",
+                    if map.residual().is_some() {
+                        "residual "
+                    } else {
+                        ""
+                    },
                     map.id()
                 )
             }
-            None => text += "NNUE evaluation: none for this variant\n",
+            _ => text += "NNUE evaluation: none for this variant\n",
         }
         self.out.write_all(text.as_bytes())
     }
@@ -1188,10 +1191,14 @@ mod tests {
             .filter(|l| l.starts_with("NNUE evaluation"))
             .collect();
         assert_eq!(evals.len(), 3, "{out}");
-        // Refused: Capablanca has no network; chess keeps its own.
-        assert!(evals[0].contains("none for this variant"), "{out}");
+        // Refused: Capablanca keeps the network its variant file names
+        // (trained, so not level at the start); chess keeps its own; then
+        // `EvalFile`'s hand-made one, exactly level at the symmetric start.
+        assert!(evals[0].contains("network for 'capablanca'"), "{out}");
+        assert!(!evals[0].starts_with("NNUE evaluation: 0 "), "{out}");
         assert!(evals[1].contains("network for 'chess'"), "{out}");
         assert!(evals[2].contains("network for 'capablanca'"), "{out}");
+        assert!(evals[2].starts_with("NNUE evaluation: 0 "), "{out}");
         assert!(
             out.lines().last().unwrap_or("").starts_with("bestmove "),
             "{out}"

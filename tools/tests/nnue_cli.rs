@@ -1,7 +1,8 @@
 //! `fers-nnue` for a fairy variant, each step as a user runs it: self-play
 //! data for Capablanca chess (a variant file), a tiny network trained on
 //! it, then that file loaded by the engine for Capablanca (and refused for
-//! chess), and a second generation of data played with it.
+//! chess), positions labelled by it, and a second generation of data
+//! played with it.
 
 use std::process::Command;
 use std::sync::Arc;
@@ -64,6 +65,30 @@ fn capablanca_selfplay_train_load_iterate() {
     let e = nnue::evaluate(&start, &map);
     assert!(e.abs() < 2000, "start position {e}");
     assert!(NnueMap::with_network(fers_core::variant::chess(), loaded).is_err());
+
+    // The network labels positions for another to learn from: each
+    // distinct position once, its score as the engine evaluates it, from
+    // White's view.
+    let labelled = dir.join("capa-labels.txt").display().to_string();
+    let mut args = vec!["-label", &data, &labelled, &net];
+    args.extend(common);
+    let msg = run(&args);
+    assert!(msg.contains("positions of capablanca labelled"), "{msg}");
+    let labels = std::fs::read_to_string(&labelled).expect("labels written");
+    let distinct: std::collections::HashSet<&str> =
+        text.lines().filter_map(|l| l.split(';').next()).collect();
+    assert_eq!(labels.lines().count(), distinct.len(), "{labels}");
+    for line in labels.lines() {
+        let (fen, cp) = line.split_once(';').expect("FEN;cp");
+        let pos = fers_core::Position::from_fen(v, fen).expect("FEN");
+        let e = nnue::evaluate(&pos, &map);
+        let white = if pos.side_to_move() == fers_core::Color::White {
+            e
+        } else {
+            -e
+        };
+        assert_eq!(cp.parse::<i32>().expect("cp"), white, "{line}");
+    }
 
     // The next generation plays with this network.
     let data2 = dir.join("capa2.txt").display().to_string();

@@ -8,9 +8,14 @@
 //!   a progress bar;
 //! - `fers-nnue OUT.nnue DATA... [-variant V] [-variantfile F] [-lambda L]
 //!   [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S]
-//!   [-factor on|off] [-holdout FILE]`: training and quantisation
-//!   (`-factor`: the piece factoriser of `Layout`, on by default;
-//!   `-holdout`: the held-out positions from FILE instead of the data);
+//!   [-factor on|off] [-holdout FILE] [-residual on|off]`: training and
+//!   quantisation (`-factor`: the piece factoriser of `Layout`, on by
+//!   default; `-holdout`: the held-out positions from FILE instead of the
+//!   data; `-residual`: a network added to the weighted hand-written
+//!   evaluation, off by default);
+//! - `fers-nnue -label IN OUT NET [-variant V] [-variantfile F]`: the
+//!   positions of IN scored by network NET (`FEN;cp` lines): a slow,
+//!   strong network (a residual one) labels data for a fast one;
 //! - `fers-nnue -walk IN OUT PER SEED [-variant V] [-variantfile F]`:
 //!   random walks from the positions of IN (positions for a stronger
 //!   engine to label, `tools/py/label_positions.py`).
@@ -46,7 +51,8 @@ use std::sync::Arc;
 
 use fers_core::variant::Variant;
 use fers_core::{Color, Position};
-use fers_engine::nnue::{NetId, Network, NnueMap, HIDDEN};
+use fers_engine::evaluate::{evaluate, evaluate_network, EvalTables};
+use fers_engine::nnue::{NetId, Network, NnueMap, FLAG_RESIDUAL, HAND_UNIT, HIDDEN};
 use fers_tools::match_cli::resolve_variant;
 use fers_tools::nnue_data::{self, DataGen};
 use rand::seq::SliceRandom;
@@ -64,12 +70,23 @@ struct Sample {
     feats: Vec<u16>,
     n: u16,
     target: f32,
+    /// The hand-written evaluation for the side to move, in units of
+    /// `SCALE` (residual training; else 0).
+    base: f32,
 }
 
 /// Parses `FEN;cp` or `FEN;cp;result` in variant `v`; `None` for a line
 /// that is not one. `mirror` swaps the files (a and h in chess: the same
-/// evaluation when nobody may castle). `lambda` weighs the result.
-fn parse(v: &'static Variant, line: &str, mirror: bool, lambda: f32) -> Option<Sample> {
+/// evaluation when nobody may castle). `lambda` weighs the result. With
+/// `hand`, the sample carries the hand-written evaluation of the position
+/// (residual training).
+fn parse(
+    v: &'static Variant,
+    line: &str,
+    mirror: bool,
+    lambda: f32,
+    hand: Option<&EvalTables>,
+) -> Option<Sample> {
     let mut parts = line.split(';');
     let fen = parts.next()?;
     let cp: f32 = parts.next()?.trim().parse().ok()?;
@@ -120,10 +137,12 @@ fn parse(v: &'static Variant, line: &str, mirror: bool, lambda: f32) -> Option<S
         Some(r) => (1.0 - lambda) * eval + lambda * stm(r),
         None => eval,
     };
+    let base = hand.map_or(0.0, |t| evaluate(&pos, t) as f32 / SCALE);
     Some(Sample {
         feats: own_side,
         n,
         target,
+        base,
     })
 }
 
@@ -138,7 +157,9 @@ fn sigmoid(x: f32) -> f32 {
 /// added to each of them when the network is written: what a piece is worth
 /// anywhere is learnt from all its positions at once, and the square rows
 /// learn only where it stands better or worse (Stockfish's trainers do the
-/// same). The file and the engine never see these rows.
+/// same). The file and the engine never see these rows. A residual
+/// network has one more parameter after the output bias: the weight of the
+/// hand-written evaluation its output is added to.
 struct Layout {
     inputs: usize,
     h: usize,
@@ -146,6 +167,7 @@ struct Layout {
     squares: usize,
     /// Virtual rows: `inputs / squares` with the factoriser, else 0.
     virt: usize,
+    residual: bool,
 }
 
 impl Layout {
@@ -162,8 +184,12 @@ impl Layout {
     fn out_b(&self) -> usize {
         self.out_w() + 2 * self.h
     }
-    fn len(&self) -> usize {
+    /// The weight of the hand-written evaluation (residual networks).
+    fn hand(&self) -> usize {
         self.out_b() + 1
+    }
+    fn len(&self) -> usize {
+        self.out_b() + 1 + self.residual as usize
     }
 }
 
@@ -182,6 +208,9 @@ fn feats(s: &Sample, view: usize) -> &[u16] {
 fn forward(l: &Layout, p: &[f32], s: &Sample, acc: &mut [Vec<f32>; 2]) -> f32 {
     let h = l.h;
     let mut out = p[l.out_b()];
+    if l.residual {
+        out += p[l.hand()] * s.base;
+    }
     for view in 0..2 {
         let a = &mut acc[view];
         a.copy_from_slice(&p[l.ft_b()..l.ft_b() + h]);
@@ -219,6 +248,9 @@ fn step(
     if let Some(g) = grad {
         let d = 2.0 * err * pred * (1.0 - pred);
         g[l.out_b()] += d;
+        if l.residual {
+            g[l.hand()] += d * s.base;
+        }
         for (view, a) in acc.iter_mut().enumerate() {
             let ow0 = l.out_w() + view * h;
             for (j, x) in a.iter_mut().enumerate() {
@@ -324,6 +356,76 @@ fn walk(args: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// `-label IN OUT NET [-variant V] [-variantfile F]`: each distinct
+/// position of IN (`FEN;...` lines) scored by network NET as the engine
+/// evaluates it (a residual network with its hand-written part), written
+/// `FEN;cp` from White's view; scores beyond 3000 cp are dropped. A
+/// stronger but slower network (a residual one) labels positions for a
+/// faster one to learn from (docs/networks.md, distillation).
+fn label(args: &[String]) -> ExitCode {
+    let usage = "usage: fers-nnue -label IN OUT NET [-variant V] [-variantfile F]";
+    let fail = |e: String| {
+        eprintln!("fers-nnue: {e}\n{usage}");
+        ExitCode::FAILURE
+    };
+    let (plain, flags) = match split_flags(args) {
+        Ok(x) => x,
+        Err(e) => return fail(e),
+    };
+    let [input, output, net] = plain.as_slice() else {
+        return fail("IN, OUT and NET are needed".into());
+    };
+    let (mut name, mut vfile) = (None, None);
+    for (a, x) in &flags {
+        match a.as_str() {
+            "-variant" => name = Some(x.as_str()),
+            "-variantfile" => vfile = Some(x.as_str()),
+            _ => return fail(format!("bad option {a} {x}")),
+        }
+    }
+    let v = match variant_of(name, vfile) {
+        Ok(v) => v,
+        Err(e) => return fail(e),
+    };
+    let tables = match Network::load(net)
+        .and_then(|n| EvalTables::with_network(v, &Arc::new(n)).map_err(|e| format!("{net}: {e}")))
+    {
+        Ok(t) => t,
+        Err(e) => return fail(e),
+    };
+    let Ok(text) = std::fs::read_to_string(input) else {
+        return fail(format!("cannot read {input}"));
+    };
+    let mut seen = std::collections::HashSet::new();
+    let (mut out, mut written) = (String::new(), 0usize);
+    for line in text.lines() {
+        let fen = line.split(';').next().unwrap_or("").trim();
+        if !seen.insert(fen) {
+            continue;
+        }
+        let Ok(pos) = Position::from_fen(v, fen) else {
+            continue;
+        };
+        let Some(e) = evaluate_network(&pos, &tables) else {
+            continue;
+        };
+        if e.abs() <= 3000 {
+            let white = if pos.side_to_move() == Color::White {
+                e
+            } else {
+                -e
+            };
+            out += &format!("{fen};{white}\n");
+            written += 1;
+        }
+    }
+    if let Err(e) = std::fs::write(output, out) {
+        return fail(format!("cannot write {output}: {e}"));
+    }
+    eprintln!("{written} positions of {} labelled by {net}", v.name);
+    ExitCode::SUCCESS
+}
+
 /// Plain arguments and `-flag value` pairs.
 type Args = (Vec<String>, Vec<(String, String)>);
 
@@ -411,6 +513,7 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("-walk") => return walk(&args[1..]),
         Some("-selfplay") => return selfplay(&args[1..]),
+        Some("-label") => return label(&args[1..]),
         _ => {}
     }
     let (mut files, flags) = match split_flags(&args) {
@@ -423,7 +526,7 @@ fn main() -> ExitCode {
     let (mut epochs, mut h, mut threads, mut lr, mut batch, mut seed) =
         (30usize, HIDDEN, 2usize, 0.001f32, 16384usize, 1u64);
     let (mut name, mut vfile, mut lambda, mut factor) = (None, None, 0f32, true);
-    let mut holdout = None;
+    let (mut holdout, mut residual) = (None, false);
     for (a, v) in &flags {
         let ok = match a.as_str() {
             "-epochs" => v.parse().map(|x| epochs = x).is_ok(),
@@ -432,17 +535,8 @@ fn main() -> ExitCode {
             "-lr" => v.parse().map(|x| lr = x).is_ok(),
             "-batch" => v.parse().map(|x: usize| batch = x.max(1)).is_ok(),
             "-seed" => v.parse().map(|x| seed = x).is_ok(),
-            "-factor" => match v.as_str() {
-                "on" | "true" | "1" => {
-                    factor = true;
-                    true
-                }
-                "off" | "false" | "0" => {
-                    factor = false;
-                    true
-                }
-                _ => false,
-            },
+            "-factor" => on_off(v).map(|x| factor = x).is_some(),
+            "-residual" => on_off(v).map(|x| residual = x).is_some(),
             "-lambda" => v
                 .parse()
                 .map(|x: f32| lambda = x)
@@ -470,8 +564,9 @@ fn main() -> ExitCode {
         eprintln!(
             "usage: fers-nnue OUT.nnue DATA... [-variant V] [-variantfile F] [-lambda L] \
              [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S] [-factor on|off] \
-             [-holdout FILE]\n\
+             [-holdout FILE] [-residual on|off]\n\
              \x20      fers-nnue -selfplay OUT [-variant V] [-variantfile F] [-games N] [-nodes K] ...\n\
+             \x20      fers-nnue -label IN OUT NET [-variant V] [-variantfile F]\n\
              \x20      fers-nnue -walk IN OUT PER SEED [-variant V] [-variantfile F]"
         );
         return ExitCode::FAILURE;
@@ -494,8 +589,10 @@ fn main() -> ExitCode {
     let mirrors = variant.file_mirror_symmetric();
     // Each position as given, with its mirror image when it has one.
     let mut data: Vec<(Sample, Option<Sample>)> = Vec::new();
+    let tables = EvalTables::classical(variant);
+    let hand = residual.then_some(&*tables);
     for f in &files {
-        match read_positions(variant, f, mirrors, lambda) {
+        match read_positions(variant, f, mirrors, lambda, hand) {
             Ok(d) => {
                 eprintln!("{f}: {} positions", d.len());
                 data.extend(d);
@@ -507,7 +604,7 @@ fn main() -> ExitCode {
         }
     }
     // `-holdout`: the held-out positions come from a file of their own.
-    let given = match holdout.map(|f| read_positions(variant, f, false, lambda)) {
+    let given = match holdout.map(|f| read_positions(variant, f, false, lambda, hand)) {
         None => None,
         Some(Ok(d)) if !d.is_empty() => Some(d.into_iter().map(|(s, _)| s).collect()),
         Some(Ok(_)) => {
@@ -526,7 +623,8 @@ fn main() -> ExitCode {
         eprintln!("fers-nnue: no positions of {} in the data", variant.name);
         return ExitCode::FAILURE;
     }
-    let id = if chess {
+    // A residual chess network needs the general format's flags.
+    let id = if chess && !residual {
         None
     } else {
         Some(NetId::of(variant))
@@ -547,8 +645,16 @@ fn main() -> ExitCode {
         h,
         squares,
         virt: if factor { inputs / squares } else { 0 },
+        residual,
     };
     let mut p = vec![0f32; l.len()];
+    if residual {
+        // The hand-written evaluation's units are not the labels': its
+        // weight starts at the best fit alone, the network's output at 0.
+        let w = hand_weight(train);
+        eprintln!("hand-written evaluation alone: weight {w:.3}");
+        p[l.hand()] = w;
+    }
     let r = (1.0 / 32f32).sqrt();
     // Virtual rows start at zero: at first every square is on its own.
     for w in &mut p[..l.inputs * h] {
@@ -647,14 +753,15 @@ fn read_positions(
     path: &str,
     mirrors: bool,
     lambda: f32,
+    hand: Option<&EvalTables>,
 ) -> Result<Vec<(Sample, Option<Sample>)>, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let mut data = Vec::new();
     for line in BufReader::new(file).lines().map_while(Result::ok) {
-        if let Some(s) = parse(variant, &line, false, lambda) {
+        if let Some(s) = parse(variant, &line, false, lambda, hand) {
             // Without castling rights, the mirror image is a free sample.
             let mirror = if mirrors && line.split_whitespace().nth(2) == Some("-") {
-                parse(variant, &line, true, lambda)
+                parse(variant, &line, true, lambda, hand)
             } else {
                 None
             };
@@ -662,6 +769,30 @@ fn read_positions(
         }
     }
     Ok(data)
+}
+
+/// `on`/`off` (or `true`/`false`, `1`/`0`).
+fn on_off(v: &str) -> Option<bool> {
+    match v {
+        "on" | "true" | "1" => Some(true),
+        "off" | "false" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+/// The weight `w` of the hand-written evaluation whose `sigmoid(w base)`
+/// fits the targets best (in steps of 0.01 up to 3).
+fn hand_weight(train: &[Sample]) -> f32 {
+    let loss = |w: f32| -> f64 {
+        train
+            .iter()
+            .map(|s| ((sigmoid(w * s.base) - s.target) as f64).powi(2))
+            .sum()
+    };
+    (0..=300)
+        .map(|i| i as f32 / 100.0)
+        .min_by(|&a, &b| loss(a).total_cmp(&loss(b)))
+        .unwrap_or(1.0)
 }
 
 /// Shuffles the positions, splits off the held-out ones, then augments the
@@ -693,12 +824,14 @@ fn split_then_mirror(
 
 /// Quantises and writes the network (see `fers_engine::nnue` for the
 /// format): `FERSNN01` for chess (`id` None), else `FERSNN02` with `id`'s
-/// header.
+/// header (flagged residual, with the hand-written evaluation's weight
+/// after the output bias, for a residual network).
 fn write_net(path: &str, id: Option<&NetId>, l: &Layout, p: &[f32]) -> std::io::Result<()> {
     let q = |x: f32, s: f32| (x * s).round().clamp(-32767.0, 32767.0) as i16;
     let mut bytes = Vec::with_capacity(2 * l.len() + 64);
+    let flags = if l.residual { FLAG_RESIDUAL } else { 0 };
     match id {
-        Some(id) => bytes.extend_from_slice(&id.header(l.h)),
+        Some(id) => bytes.extend_from_slice(&id.header(l.h, flags)),
         None => {
             bytes.extend_from_slice(b"FERSNN01");
             bytes.extend_from_slice(&(l.h as u32).to_le_bytes());
@@ -721,6 +854,10 @@ fn write_net(path: &str, id: Option<&NetId>, l: &Layout, p: &[f32]) -> std::io::
     }
     let ob = (p[l.out_b()] * QA * QB).round() as i32;
     bytes.extend_from_slice(&ob.to_le_bytes());
+    if l.residual {
+        let w = (p[l.hand()] * HAND_UNIT as f32).round() as i32;
+        bytes.extend_from_slice(&w.to_le_bytes());
+    }
     let tmp = format!("{path}.tmp");
     std::fs::File::create(&tmp)?.write_all(&bytes)?;
     std::fs::rename(tmp, path)
@@ -748,6 +885,7 @@ mod tests {
             h: HIDDEN,
             squares: 80,
             virt: inputs / 80,
+            residual: false,
         };
         let mut rng = rand::rngs::StdRng::seed_from_u64(3);
         let mut p: Vec<f32> = (0..l.len()).map(|_| rng.gen_range(-0.03..0.03)).collect();
@@ -775,7 +913,7 @@ mod tests {
             "r1a1qkb1nr/ppbppppppp/n1p3c3/10/6N3/10/PPPPPPPPPP/RNABQKB1CR b KQkq - 4 5",
             "4k5/10/10/10/10/10/4P5/2C1K3A1 w - - 0 1",
         ] {
-            let s = parse(v, &format!("{fen};0"), false, 0.0).expect("parses");
+            let s = parse(v, &format!("{fen};0"), false, 0.0, None).expect("parses");
             let float = forward(&l, &p, &s, &mut acc) * SCALE;
             let pos = Position::from_fen(v, fen).expect("FEN");
             let int = fers_engine::nnue::evaluate(&pos, &map) as f32;
@@ -791,6 +929,62 @@ mod tests {
             }
         }
         assert!(differs >= 3, "the virtual rows change the evaluation");
+    }
+
+    /// A residual network as written: the engine's evaluation (the
+    /// network's output plus its weight of the hand-written evaluation)
+    /// equals the trainer's float model within quantisation, and the
+    /// hand-written part counts.
+    #[test]
+    fn a_residual_network_adds_the_hand_written_score_as_trained() {
+        let file = std::path::PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../variants/examples.ini"
+        ));
+        let (v, _) = resolve_variant("capablanca", Some(&file)).expect("capablanca");
+        let inputs = NetId::of(v).inputs();
+        let l = Layout {
+            inputs,
+            h: HIDDEN,
+            squares: 80,
+            virt: 0,
+            residual: true,
+        };
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let mut p: Vec<f32> = (0..l.len()).map(|_| rng.gen_range(-0.03..0.03)).collect();
+        for w in &mut p[l.ft_b()..l.out_w()] {
+            *w = 0.4;
+        }
+        p[l.hand()] = 1.3;
+        let path = std::env::temp_dir().join(format!("fers-residual-{}.nnue", std::process::id()));
+        let path = path.display().to_string();
+        write_net(&path, Some(&NetId::of(v)), &l, &p).expect("written");
+        let net = Arc::new(Network::load(&path).expect("reads back"));
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(net.residual, Some(1331), "1.3 x 1024");
+        let mut t = fers_engine::evaluate::EvalTables::build(v, &fers_engine::evaluate::PARAMS);
+        t.nnue = Some(NnueMap::with_network(v, net).expect("fits"));
+        let hand_tables = EvalTables::classical(v);
+        let mut acc = [vec![0f32; l.h], vec![0f32; l.h]];
+        for fen in [
+            "r1a1qkb1nr/ppbppppppp/n1p3c3/10/6N3/10/PPPPPPPPPP/RNABQKB1CR w KQkq - 4 5",
+            "r1a1qkb1nr/ppbppppppp/n1p3c3/10/6N3/10/PPPPPPPPPP/RNABQKB1CR b KQkq - 4 5",
+            "4k5/10/10/10/10/10/4P5/2C1K3A1 w - - 0 1",
+        ] {
+            let s = parse(v, &format!("{fen};0"), false, 0.0, Some(&hand_tables)).expect("parses");
+            let pos = Position::from_fen(v, fen).expect("FEN");
+            assert_eq!(s.base, evaluate(&pos, &hand_tables) as f32 / SCALE);
+            if fen.starts_with("4k5") {
+                assert!(s.base > 1.0, "{fen}: White is far ahead by hand");
+            }
+            let float = forward(&l, &p, &s, &mut acc) * SCALE;
+            let int = fers_engine::evaluate::evaluate_network(&pos, &t).expect("network") as f32;
+            let tolerance = 4.0 + 0.05 * float.abs();
+            assert!(
+                (float - int).abs() <= tolerance,
+                "{fen}: float {float}, engine {int}"
+            );
+        }
     }
 
     /// Positions without castling rights (every one has a mirror twin):
@@ -831,8 +1025,8 @@ mod tests {
                 })
                 .collect();
             let line = format!("{} w - - 0 1;{}", ranks.join("/"), i);
-            let s = parse(fers_core::variant::chess(), &line, false, 0.0).expect("parses");
-            let m = parse(fers_core::variant::chess(), &line, true, 0.0).expect("mirrors");
+            let s = parse(fers_core::variant::chess(), &line, false, 0.0, None).expect("parses");
+            let m = parse(fers_core::variant::chess(), &line, true, 0.0, None).expect("mirrors");
             data.push((s, Some(m)));
         }
         let twins: Vec<(Sample, Sample)> = data
