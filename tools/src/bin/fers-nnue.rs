@@ -867,6 +867,24 @@ fn write_net(path: &str, id: Option<&NetId>, l: &Layout, p: &[f32]) -> std::io::
 mod tests {
     use super::*;
 
+    /// Capablanca (of `variants/examples.ini`) and a full-size layout for it.
+    fn capablanca_layout(factor: bool, residual: bool) -> (&'static Variant, Layout) {
+        let file = std::path::PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../variants/examples.ini"
+        ));
+        let (v, _) = resolve_variant("capablanca", Some(&file)).expect("capablanca");
+        let inputs = NetId::of(v).inputs();
+        let layout = Layout {
+            inputs,
+            h: HIDDEN,
+            squares: 80,
+            virt: if factor { inputs / 80 } else { 0 },
+            residual,
+        };
+        (v, layout)
+    }
+
     /// With the factoriser, the file written holds each square's row plus
     /// its piece's virtual row: the engine's integer evaluation of the file
     /// equals the trainer's float model, within quantisation, on positions
@@ -874,19 +892,7 @@ mod tests {
     /// evaluates otherwise (the rows count).
     #[test]
     fn the_factoriser_is_folded_into_the_written_network() {
-        let file = std::path::PathBuf::from(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../variants/examples.ini"
-        ));
-        let (v, _) = resolve_variant("capablanca", Some(&file)).expect("capablanca");
-        let inputs = NetId::of(v).inputs();
-        let l = Layout {
-            inputs,
-            h: HIDDEN,
-            squares: 80,
-            virt: inputs / 80,
-            residual: false,
-        };
+        let (v, l) = capablanca_layout(true, false);
         let mut rng = rand::rngs::StdRng::seed_from_u64(3);
         let mut p: Vec<f32> = (0..l.len()).map(|_| rng.gen_range(-0.03..0.03)).collect();
         // Biases that keep most hidden units inside the clip.
@@ -937,19 +943,7 @@ mod tests {
     /// hand-written part counts.
     #[test]
     fn a_residual_network_adds_the_hand_written_score_as_trained() {
-        let file = std::path::PathBuf::from(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../variants/examples.ini"
-        ));
-        let (v, _) = resolve_variant("capablanca", Some(&file)).expect("capablanca");
-        let inputs = NetId::of(v).inputs();
-        let l = Layout {
-            inputs,
-            h: HIDDEN,
-            squares: 80,
-            virt: 0,
-            residual: true,
-        };
+        let (v, l) = capablanca_layout(false, true);
         let mut rng = rand::rngs::StdRng::seed_from_u64(5);
         let mut p: Vec<f32> = (0..l.len()).map(|_| rng.gen_range(-0.03..0.03)).collect();
         for w in &mut p[l.ft_b()..l.out_w()] {
