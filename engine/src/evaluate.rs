@@ -756,7 +756,7 @@ pub fn evaluate_network(pos: &Position, t: &EvalTables) -> Option<i32> {
     let net = crate::nnue::evaluate(pos, map);
     Some(match map.residual() {
         None => net,
-        Some(w) => net + evaluate(pos, t) * w / crate::nnue::HAND_UNIT,
+        Some(_) => map.with_hand(net, evaluate(pos, t)),
     })
 }
 

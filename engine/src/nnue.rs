@@ -555,6 +555,13 @@ impl NnueMap {
         self.net.residual
     }
 
+    /// A residual network's score: its output `net` plus its weight of the
+    /// hand-written score `hand` (both in centipawns, side to move).
+    #[inline]
+    pub fn with_hand(&self, net: i32, hand: i32) -> i32 {
+        net + hand * self.net.residual.unwrap_or(0) / HAND_UNIT
+    }
+
     fn board(&self, pos: &Position) -> [u8; MAX_SQUARES] {
         let mut b = [EMPTY; MAX_SQUARES];
         for c in [Color::White, Color::Black] {

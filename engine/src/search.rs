@@ -11,7 +11,7 @@
 //! One [`Worker`] per thread; Lazy SMP workers share only the transposition
 //! table and the stop flag (see `thread.rs`).
 
-use crate::evaluate::{evaluate_cached, evaluate_lazy_cached, EvalTables, DRAW};
+use crate::evaluate::{evaluate_lazy_cached, EvalTables, DRAW};
 use crate::events::{legal_prefix, Bound as ScoreBound, Score, SearchEvent, SearchInfo};
 use crate::nnue::{NnueStack, HAND_UNIT};
 use crate::pawns::PawnCache;
@@ -365,28 +365,25 @@ impl Worker {
             return evaluate_lazy_cached(pos, &self.eval, &mut self.pawns, alpha, beta);
         };
         let net = nnue_score(pos, self.nnue.evaluate(pos, map, ply));
-        let w = match map.residual() {
-            Some(w) if w > 0 => w,
-            Some(w) => {
-                let hand = evaluate_cached(pos, &self.eval, &mut self.pawns);
-                return (net + hand * w / HAND_UNIT, true);
-            }
-            None => return (net, true),
+        let Some(w) = map.residual() else {
+            return (net, true);
         };
         // The hand-written part's window: (alpha, beta) less the network's
-        // output, in the hand-written evaluation's units.
+        // output, in the hand-written evaluation's units (no early estimate
+        // for a weight that is not positive).
         let hand_units = |x: i32| {
-            let x = (x as i64 - net as i64) * HAND_UNIT as i64 / w as i64;
+            let x = (x as i64 - net as i64) * HAND_UNIT as i64 / w.max(1) as i64;
             x.clamp(-i32::MAX as i64, i32::MAX as i64) as i32
         };
-        let (hand, full) = evaluate_lazy_cached(
-            pos,
-            &self.eval,
-            &mut self.pawns,
-            hand_units(alpha),
-            hand_units(beta),
-        );
-        let score = (net + hand * w / HAND_UNIT).clamp(-MATE_IN_MAX / 2, MATE_IN_MAX / 2);
+        let (lo, hi) = if w > 0 {
+            (hand_units(alpha), hand_units(beta))
+        } else {
+            (-i32::MAX, i32::MAX)
+        };
+        let (hand, full) = evaluate_lazy_cached(pos, &self.eval, &mut self.pawns, lo, hi);
+        let score = map
+            .with_hand(net, hand)
+            .clamp(-MATE_IN_MAX / 2, MATE_IN_MAX / 2);
         (score, full)
     }
 
@@ -1902,6 +1899,102 @@ impl Worker {
                 continue;
             }
             r(&self.info(d, rm.seldepth, i, score, ScoreBound::Exact));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evaluate::{evaluate_network, LAZY_MARGIN, PARAMS};
+    use crate::nnue::{NetId, Network, NnueMap};
+    use crate::test_support::example;
+
+    fn worker(eval: EvalTables) -> Worker {
+        let shared = Arc::new(SearchShared::new(1, None, None));
+        let tt = Arc::new(TranspositionTable::new(1));
+        Worker::new(0, shared, tt, Arc::new(eval), None)
+    }
+
+    fn with_net(v: &'static fers_core::Variant, net: Network) -> EvalTables {
+        let mut t = EvalTables::build(v, &PARAMS);
+        t.nnue = Some(NnueMap::with_network(v, Arc::new(net)).expect("fits"));
+        t
+    }
+
+    const FENS: [&str; 4] = [
+        "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
+        "r1a1qkb1nr/ppbppppppp/n1p3c3/10/6N3/10/PPPPPPPPPP/RNABQKB1CR w KQkq - 0 5",
+        "rnabqkb1nr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR b KQkq - 0 1",
+        "4k5/10/10/10/10/10/4P5/2C1K3A1 w - - 0 1",
+    ];
+
+    /// A residual network in the search. With a silent network (every
+    /// weight 0) and a weight of one, the search evaluates exactly as by
+    /// hand, its lazy estimate included, in every window. With a material
+    /// network and a weight of 1.5, the full evaluation is
+    /// `evaluate_network`'s, and the hand-written early estimate is taken
+    /// exactly when the window, moved by the network's output and scaled
+    /// by the weight, lies beyond its margin (and then outside the window).
+    #[test]
+    fn a_residual_network_adds_the_hand_written_evaluation_and_its_lazy_estimate() {
+        let v = example("capablanca");
+        let mut silent = Network::from_fn(NetId::of(v), |_, _, _, _| 0, 0);
+        silent.residual = Some(HAND_UNIT);
+        let mut by_net = worker(with_net(v, silent));
+        let mut by_hand = worker(EvalTables::build(v, &PARAMS));
+        let material = || {
+            let mut n = Network::from_fn(
+                NetId::of(v),
+                |own, k, _, _| if own { k as i16 } else { 0 },
+                3,
+            );
+            n.residual = Some(HAND_UNIT * 3 / 2);
+            n
+        };
+        let t = with_net(v, material());
+        let mut residual = worker(with_net(v, material()));
+        for fen in FENS {
+            let pos = Position::from_fen(v, fen).expect("FEN");
+            let hand = by_hand.evaluate(&pos, 0);
+            assert_eq!(by_net.evaluate(&pos, 0), hand, "{fen}");
+            for (a, b) in [
+                (hand + 600, hand + 700),
+                (hand - 900, hand - 800),
+                (-50, 50),
+            ] {
+                let want = by_hand.evaluate_lazy(&pos, 0, a, b);
+                assert_eq!(
+                    by_net.evaluate_lazy(&pos, 0, a, b),
+                    want,
+                    "{fen} ({a}, {b})"
+                );
+            }
+            let full = evaluate_network(&pos, &t).expect("a network");
+            assert_eq!(residual.evaluate(&pos, 0), full, "{fen}");
+            // The hand-written early estimate (asked with a window beyond
+            // any score) and the network's own output: the residual
+            // network's estimate is taken just when the window, less the
+            // network's output and over the weight, is more than the
+            // margin beyond that estimate.
+            let (quick, _) = by_hand.evaluate_lazy(&pos, 0, i32::MAX - 1, i32::MAX);
+            let map = t.nnue.as_ref().expect("a network");
+            let net = crate::nnue::evaluate(&pos, map);
+            for (beyond, taken) in [(LAZY_MARGIN + 10, true), (LAZY_MARGIN - 10, false)] {
+                let a = net + (quick + beyond) * 3 / 2;
+                let (s, full_eval) = residual.evaluate_lazy(&pos, 0, a, a + 1);
+                assert_eq!(!full_eval, taken, "{fen}: window from {a}");
+                if taken {
+                    assert_eq!(s, net + quick * 3 / 2, "{fen}");
+                    assert!(s < a, "{fen}: {s} inside the window from {a}");
+                } else {
+                    assert_eq!(s, full, "{fen}");
+                }
+                let b = net + (quick - beyond) * 3 / 2;
+                let (s, full_eval) = residual.evaluate_lazy(&pos, 0, b - 1, b);
+                assert_eq!(!full_eval, taken, "{fen}: window to {b}");
+                assert!(!taken || s > b, "{fen}: {s} inside the window to {b}");
+            }
         }
     }
 }

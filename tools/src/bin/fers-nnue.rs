@@ -296,21 +296,10 @@ fn walk(args: &[String]) -> ExitCode {
         eprintln!("{usage}");
         return ExitCode::FAILURE;
     };
-    let (mut name, mut vfile) = (None, None);
-    for (a, x) in &flags {
-        match a.as_str() {
-            "-variant" => name = Some(x.as_str()),
-            "-variantfile" => vfile = Some(x.as_str()),
-            _ => {
-                eprintln!("fers-nnue: bad option {a} {x}\n{usage}");
-                return ExitCode::FAILURE;
-            }
-        }
-    }
-    let v = match variant_of(name, vfile) {
+    let v = match variant_flags(&flags) {
         Ok(v) => v,
         Err(e) => {
-            eprintln!("fers-nnue: {e}");
+            eprintln!("fers-nnue: {e}\n{usage}");
             return ExitCode::FAILURE;
         }
     };
@@ -375,15 +364,7 @@ fn label(args: &[String]) -> ExitCode {
     let [input, output, net] = plain.as_slice() else {
         return fail("IN, OUT and NET are needed".into());
     };
-    let (mut name, mut vfile) = (None, None);
-    for (a, x) in &flags {
-        match a.as_str() {
-            "-variant" => name = Some(x.as_str()),
-            "-variantfile" => vfile = Some(x.as_str()),
-            _ => return fail(format!("bad option {a} {x}")),
-        }
-    }
-    let v = match variant_of(name, vfile) {
+    let v = match variant_flags(&flags) {
         Ok(v) => v,
         Err(e) => return fail(e),
     };
@@ -445,6 +426,20 @@ fn split_flags(args: &[String]) -> Result<Args, String> {
         }
     }
     Ok((plain, flags))
+}
+
+/// The variant of `-variant V` and `-variantfile F`, the only flags
+/// allowed (`-walk`, `-label`).
+fn variant_flags(flags: &[(String, String)]) -> Result<&'static Variant, String> {
+    let (mut name, mut vfile) = (None, None);
+    for (a, x) in flags {
+        match a.as_str() {
+            "-variant" => name = Some(x.as_str()),
+            "-variantfile" => vfile = Some(x.as_str()),
+            _ => return Err(format!("bad option {a} {x}")),
+        }
+    }
+    variant_of(name, vfile)
 }
 
 /// The variant of `-variant` / `-variantfile` (chess without them).
@@ -760,8 +755,9 @@ fn read_positions(
     for line in BufReader::new(file).lines().map_while(Result::ok) {
         if let Some(s) = parse(variant, &line, false, lambda, hand) {
             // Without castling rights, the mirror image is a free sample.
+            // (The same position, so the same hand-written score.)
             let mirror = if mirrors && line.split_whitespace().nth(2) == Some("-") {
-                parse(variant, &line, true, lambda, hand)
+                parse(variant, &line, true, lambda, None).map(|m| Sample { base: s.base, ..m })
             } else {
                 None
             };
