@@ -388,6 +388,63 @@ impl Network {
         }
     }
 
+    /// This network re-labelled for `to`, a variant on the same board
+    /// whose kind `k` takes the inputs of this network's kind `from[k]`:
+    /// Capablanca's network for Embassy (the same pieces), or chess's for
+    /// Almost chess (the queen's inputs for the chancellor). A related
+    /// game's network judges a variant far better than one trained on a
+    /// few of its own weak games, and serves as its teacher.
+    pub fn transfer(&self, to: NetId, from: &[usize]) -> Result<Network, NetError> {
+        if (to.files, to.ranks) != (self.id.files, self.id.ranks) {
+            return Err(NetError::BadHeader(format!(
+                "{to} has another board than {}",
+                self.id
+            )));
+        }
+        if from.len() != to.kinds as usize || from.iter().any(|&k| k >= self.kinds) {
+            return Err(NetError::BadHeader(format!(
+                "kinds {from:?} of {} for the {} kinds of {to}",
+                self.id, to.kinds
+            )));
+        }
+        let s = self.squares;
+        let mut ft_w = Vec::with_capacity(to.inputs());
+        for other in 0..2 {
+            for &k in from {
+                let at = (other * self.kinds + k) * s;
+                ft_w.extend_from_slice(&self.ft_w[at..at + s]);
+            }
+        }
+        Ok(Network {
+            kinds: from.len(),
+            squares: s,
+            mirror: self.mirror.clone(),
+            id: to,
+            ft_w,
+            ft_b: self.ft_b.clone(),
+            out_w: self.out_w.clone(),
+            small_out: self.small_out,
+            out_b: self.out_b,
+            residual: self.residual,
+        })
+    }
+
+    /// The quantised weights, for a trainer to start from: input `i`'s
+    /// feature row, the feature bias, the output weights (side to move's
+    /// half, then the other's) and the output bias.
+    pub fn feature_row(&self, i: usize) -> &[i16; HIDDEN] {
+        &self.ft_w[i].0
+    }
+    pub fn feature_bias(&self) -> &[i16; HIDDEN] {
+        &self.ft_b.0
+    }
+    pub fn output_weights(&self, half: usize) -> &[i16; HIDDEN] {
+        &self.out_w[half].0
+    }
+    pub fn output_bias(&self) -> i32 {
+        self.out_b
+    }
+
     /// The embedded chess network (parsed once).
     pub fn embedded() -> Option<Arc<Network>> {
         static NET: OnceLock<Option<Arc<Network>>> = OnceLock::new();
@@ -1170,5 +1227,43 @@ mod tests {
                 break;
             }
         }
+    }
+
+    /// The chess network transferred to Almost chess (kinds p n b r k c),
+    /// its chancellor reading the queen's inputs, evaluates each position
+    /// as the chess network does the same position with queens for
+    /// chancellors; a network for another board, or a kind list that does
+    /// not fit, is refused.
+    #[test]
+    fn a_network_transfers_to_a_variant_of_related_pieces() {
+        let chess = fers_core::variant::chess();
+        let almost = example("almost");
+        let net = Network::embedded().expect("embedded");
+        let moved = net
+            .transfer(NetId::of(almost), &[0, 1, 2, 3, 5, 4])
+            .expect("same board");
+        let moved = Network::parse(&moved.to_bytes()).expect("reads back");
+        let map = NnueMap::with_network(almost, Arc::new(moved)).expect("fits almost");
+        let chess_map = chess_map();
+        let mut pos = Position::startpos(chess);
+        let mut rng = 11u64;
+        for _ in 0..80 {
+            let fen = pos.to_fen();
+            let (board, rest) = fen.split_once(' ').expect("fields");
+            let as_almost = format!("{} {rest}", board.replace('q', "c").replace('Q', "C"));
+            let there = Position::from_fen(almost, &as_almost).expect("an almost position");
+            assert_eq!(
+                evaluate(&there, &map),
+                evaluate(&pos, &chess_map),
+                "{as_almost}"
+            );
+            if !crate::test_util::play_random(&mut pos, &mut rng) {
+                break;
+            }
+        }
+        assert!(net.transfer(NetId::of(capablanca()), &[0; 8]).is_err());
+        let six = NetId::of(almost);
+        assert!(net.transfer(six.clone(), &[0, 1, 2, 3, 4]).is_err());
+        assert!(net.transfer(six, &[0, 1, 2, 3, 4, 6]).is_err());
     }
 }

@@ -1122,6 +1122,35 @@ mod tests {
     /// engine unchanged, when the variant of its name is defined otherwise;
     /// kept (and said so) while another variant is played, as GUIs send
     /// options before `UCI_Variant`; used once its variant is played.
+    /// The networks `variants/examples.ini` names (`network =`) are shipped
+    /// and fit their variants: `eval` names each one, with no error.
+    #[test]
+    fn the_example_variants_play_with_their_shipped_networks() {
+        let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../variants/examples.ini");
+        let mut uci = Uci::new(Vec::new());
+        uci.handle_line(&format!("setoption name VariantPath value {examples}"))
+            .expect("Vec output");
+        let named = ["capablanca", "embassy", "almost"];
+        for v in named {
+            for l in [
+                format!("setoption name UCI_Variant value {v}"),
+                "eval".into(),
+            ] {
+                uci.handle_line(&l).expect("Vec output");
+            }
+        }
+        let out = String::from_utf8(uci.output().clone()).expect("UTF-8");
+        assert!(!out.contains("error"), "{out}");
+        let evals: Vec<&str> = out
+            .lines()
+            .filter(|l| l.starts_with("NNUE evaluation"))
+            .collect();
+        assert_eq!(evals.len(), named.len(), "{out}");
+        for (e, v) in evals.iter().zip(named) {
+            assert!(e.contains(&format!("network for '{v}'")), "{out}");
+        }
+    }
+
     #[test]
     fn eval_file_loads_a_fitting_network_and_refuses_others() {
         use crate::nnue::{NetId, Network};

@@ -122,3 +122,47 @@ fn capablanca_selfplay_train_load_iterate() {
     assert!(err.contains("the network is for 'capablanca'"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `-transfer`: the embedded chess network as Almost chess's, the
+/// chancellor reading the queen's inputs. The engine takes it for almost
+/// and scores almost's start (the chancellor on the queen's square) as the
+/// chess network scores chess's; without `-as` the missing queen is an
+/// error naming the piece, and nothing is written.
+#[test]
+fn the_chess_network_transfers_to_almost_chess() {
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../variants/examples.ini");
+    let chess_net = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/nets/chess.nnue");
+    let dir = std::env::temp_dir().join(format!("fers-nnue-transfer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out = dir.join("almost.nnue").display().to_string();
+    let common = ["-variant", "almost", "-variantfile", examples];
+    let mut args = vec!["-transfer", chess_net, &out];
+    args.extend(common);
+    let refused = Command::new(env!("CARGO_BIN_EXE_fers-nnue"))
+        .args(&args)
+        .output()
+        .expect("fers-nnue runs");
+    assert!(!refused.status.success());
+    let why = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        why.contains("no piece 'c'") && why.contains("-as c="),
+        "{why}"
+    );
+    assert!(!std::path::Path::new(&out).exists());
+
+    args.extend(["-as", "c=q"]);
+    let msg = run(&args);
+    assert!(msg.contains("kinds [0, 1, 2, 3, 5, 4] of chess"), "{msg}");
+    let (almost, _) =
+        fers_tools::match_cli::resolve_variant("almost", Some(&examples.into())).expect("variant");
+    let net = Arc::new(Network::load(&out).expect("the engine reads it"));
+    let map = NnueMap::with_network(almost, net).expect("fits almost");
+    let chess = fers_core::variant::chess();
+    let chess_map =
+        NnueMap::with_network(chess, Network::embedded().expect("embedded")).expect("fits chess");
+    assert_eq!(
+        nnue::evaluate(&fers_core::Position::startpos(almost), &map),
+        nnue::evaluate(&fers_core::Position::startpos(chess), &chess_map)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -8,14 +8,21 @@
 //!   a progress bar;
 //! - `fers-nnue OUT.nnue DATA... [-variant V] [-variantfile F] [-lambda L]
 //!   [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S]
-//!   [-factor on|off] [-holdout FILE] [-residual on|off]`: training and
-//!   quantisation (`-factor`: the piece factoriser of `Layout`, on by
+//!   [-factor on|off] [-holdout FILE] [-residual on|off] [-init NET]`:
+//!   training and quantisation (`-factor`: the piece factoriser of `Layout`, on by
 //!   default; `-holdout`: the held-out positions from FILE instead of the
 //!   data; `-residual`: a network added to the weighted hand-written
-//!   evaluation, off by default);
+//!   evaluation, off by default; `-init NET`: start from the network NET,
+//!   e.g. a related game's made by `-transfer`, rather than at random);
 //! - `fers-nnue -label IN OUT NET [-variant V] [-variantfile F]`: the
 //!   positions of IN scored by network NET (`FEN;cp` lines): a slow,
 //!   strong network (a residual one) labels data for a fast one;
+//! - `fers-nnue -transfer IN OUT -variant V [-variantfile F] [-from W]
+//!   [-as x=y,...]`: the network IN, trained for W (by default the variant
+//!   it names) on the same board, as a network for V, each kind reading
+//!   the inputs of W's kind of its letter or of the one `-as` gives
+//!   (`c=q`): a related game's network as a variant's first one, or its
+//!   teacher;
 //! - `fers-nnue -walk IN OUT PER SEED [-variant V] [-variantfile F]`:
 //!   random walks from the positions of IN (positions for a stronger
 //!   engine to label, `tools/py/label_positions.py`).
@@ -407,6 +414,87 @@ fn label(args: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// `-transfer IN OUT -variant V ...`: the network IN, trained for a
+/// variant on the same board (`-from W`, by default the one it names),
+/// written as a network for V, each kind of V reading the inputs of W's
+/// kind of the same letter, or of the letter `-as` gives it (`c=q`: the
+/// chancellor as the queen).
+fn transfer(args: &[String]) -> ExitCode {
+    let usage = "usage: fers-nnue -transfer IN OUT -variant V [-variantfile F] [-from W] \
+                 [-as x=y,...]";
+    let run = || -> Result<String, String> {
+        let (plain, flags) = split_flags(args)?;
+        let [input, output] = plain.as_slice() else {
+            return Err("IN and OUT are needed".into());
+        };
+        let (mut name, mut vfile, mut from, mut alias) = (None, None, None, Vec::new());
+        for (a, x) in &flags {
+            match a.as_str() {
+                "-variant" => name = Some(x.as_str()),
+                "-variantfile" => vfile = Some(x.as_str()),
+                "-from" => from = Some(x.as_str()),
+                "-as" => {
+                    for pair in x.split(',') {
+                        match pair.as_bytes() {
+                            [to, b'=', src] => alias.push((*to as char, *src as char)),
+                            _ => return Err(format!("-as takes letter=letter pairs, not {pair}")),
+                        }
+                    }
+                }
+                _ => return Err(format!("bad option {a} {x}")),
+            }
+        }
+        let net = Network::load(input)?;
+        let target = variant_of(name, vfile)?;
+        let source = variant_of(Some(from.unwrap_or(&net.id.variant)), vfile)?;
+        if NetId::of(source) != net.id {
+            return Err(format!(
+                "{input} is a network for {}, not for {} (name the variant it was trained for \
+                 with -from)",
+                net.id,
+                NetId::of(source)
+            ));
+        }
+        let kinds = target
+            .pieces
+            .iter()
+            .map(|p| {
+                let letter = alias
+                    .iter()
+                    .find(|(to, _)| *to == p.letter)
+                    .map_or(p.letter, |(_, src)| *src);
+                source
+                    .pieces
+                    .iter()
+                    .position(|q| q.letter == letter)
+                    .ok_or(format!(
+                        "{} has no piece '{letter}' for {}'s '{}': give one with -as {}=...",
+                        source.name, target.name, p.letter, p.letter
+                    ))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let out = net
+            .transfer(NetId::of(target), &kinds)
+            .map_err(|e| e.to_string())?;
+        std::fs::write(output, out.to_bytes())
+            .map_err(|e| format!("cannot write {output}: {e}"))?;
+        Ok(format!(
+            "{output}: {input} for {}, kinds {kinds:?} of {}",
+            target.name, source.name
+        ))
+    };
+    match run() {
+        Ok(msg) => {
+            eprintln!("{msg}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("fers-nnue: {e}\n{usage}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// Plain arguments and `-flag value` pairs.
 type Args = (Vec<String>, Vec<(String, String)>);
 
@@ -509,6 +597,7 @@ fn main() -> ExitCode {
         Some("-walk") => return walk(&args[1..]),
         Some("-selfplay") => return selfplay(&args[1..]),
         Some("-label") => return label(&args[1..]),
+        Some("-transfer") => return transfer(&args[1..]),
         _ => {}
     }
     let (mut files, flags) = match split_flags(&args) {
@@ -521,7 +610,7 @@ fn main() -> ExitCode {
     let (mut epochs, mut h, mut threads, mut lr, mut batch, mut seed) =
         (30usize, HIDDEN, 2usize, 0.001f32, 16384usize, 1u64);
     let (mut name, mut vfile, mut lambda, mut factor) = (None, None, 0f32, true);
-    let (mut holdout, mut residual) = (None, false);
+    let (mut holdout, mut residual, mut init) = (None, false, None);
     for (a, v) in &flags {
         let ok = match a.as_str() {
             "-epochs" => v.parse().map(|x| epochs = x).is_ok(),
@@ -548,6 +637,10 @@ fn main() -> ExitCode {
                 holdout = Some(v.as_str());
                 true
             }
+            "-init" => {
+                init = Some(v.as_str());
+                true
+            }
             _ => false,
         };
         if !ok {
@@ -559,9 +652,10 @@ fn main() -> ExitCode {
         eprintln!(
             "usage: fers-nnue OUT.nnue DATA... [-variant V] [-variantfile F] [-lambda L] \
              [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S] [-factor on|off] \
-             [-holdout FILE] [-residual on|off]\n\
+             [-holdout FILE] [-residual on|off] [-init NET]\n\
              \x20      fers-nnue -selfplay OUT [-variant V] [-variantfile F] [-games N] [-nodes K] ...\n\
              \x20      fers-nnue -label IN OUT NET [-variant V] [-variantfile F]\n\
+             \x20      fers-nnue -transfer IN OUT -variant V [-variantfile F] [-from W] [-as x=y,...]\n\
              \x20      fers-nnue -walk IN OUT PER SEED [-variant V] [-variantfile F]"
         );
         return ExitCode::FAILURE;
@@ -661,6 +755,13 @@ fn main() -> ExitCode {
     let ro = (1.0 / (2 * h) as f32).sqrt();
     for w in &mut p[l.out_w()..l.out_b()] {
         *w = rng.gen_range(-ro..ro);
+    }
+    if let Some(path) = init {
+        if let Err(e) = init_from(path, variant, &l, &mut p) {
+            eprintln!("fers-nnue: -init {path}: {e}");
+            return ExitCode::FAILURE;
+        }
+        eprintln!("starting from {path}");
     }
     let mut m = vec![0f32; l.len()];
     let mut v = vec![0f32; l.len()];
@@ -818,6 +919,47 @@ fn split_then_mirror(
     (valid, train)
 }
 
+/// `-init NET`: the parameters start as the network NET (for this variant,
+/// e.g. made by `-transfer`, residual or not as the training is) instead
+/// of at random, its quantised weights read back as floats (the inverse
+/// of [`write_net`]); the factoriser's virtual rows start at zero.
+fn init_from(path: &str, variant: &Variant, l: &Layout, p: &mut [f32]) -> Result<(), String> {
+    let net = Network::load(path)?;
+    if net.id != NetId::of(variant) {
+        return Err(format!(
+            "a network for {}, not {}",
+            net.id,
+            NetId::of(variant)
+        ));
+    }
+    if l.h != HIDDEN || net.residual.is_some() != l.residual {
+        return Err(format!(
+            "hidden {HIDDEN} and residual {} needed",
+            if l.residual { "on" } else { "off" }
+        ));
+    }
+    let h = l.h;
+    for f in 0..l.inputs {
+        for (x, &w) in p[f * h..f * h + h].iter_mut().zip(net.feature_row(f)) {
+            *x = w as f32 / QA;
+        }
+    }
+    for (x, &w) in p[l.ft_b()..l.out_w()].iter_mut().zip(net.feature_bias()) {
+        *x = w as f32 / QA;
+    }
+    for half in 0..2 {
+        let at = l.out_w() + half * h;
+        for (x, &w) in p[at..at + h].iter_mut().zip(net.output_weights(half)) {
+            *x = w as f32 / QB;
+        }
+    }
+    p[l.out_b()] = net.output_bias() as f32 / (QA * QB);
+    if let Some(w) = net.residual {
+        p[l.hand()] = w as f32 / HAND_UNIT as f32;
+    }
+    Ok(())
+}
+
 /// Quantises and writes the network (see `fers_engine::nnue` for the
 /// format): `FERSNN01` for chess (`id` None), else `FERSNN02` with `id`'s
 /// header (flagged residual, with the hand-written evaluation's weight
@@ -931,6 +1073,43 @@ mod tests {
             }
         }
         assert!(differs >= 3, "the virtual rows change the evaluation");
+    }
+
+    /// `-init`: a written network read back as parameters writes the same
+    /// file again (residual weight included; the factoriser's rows folded
+    /// into the squares' and started at zero), and a network for another
+    /// variant, or a plain one for a residual training, is refused.
+    #[test]
+    fn a_network_read_back_as_parameters_writes_the_same_file() {
+        for (factor, residual) in [(true, false), (false, true)] {
+            let (v, l) = capablanca_layout(factor, residual);
+            let mut rng = rand::rngs::StdRng::seed_from_u64(9);
+            let p: Vec<f32> = (0..l.len()).map(|_| rng.gen_range(-0.5..0.5)).collect();
+            let dir = std::env::temp_dir();
+            let first = dir.join(format!("fers-init-a-{}.nnue", std::process::id()));
+            let again = dir.join(format!("fers-init-b-{}.nnue", std::process::id()));
+            let (first, again) = (first.display().to_string(), again.display().to_string());
+            write_net(&first, Some(&NetId::of(v)), &l, &p).expect("written");
+            let mut q = vec![0f32; l.len()];
+            init_from(&first, v, &l, &mut q).expect("fits");
+            if factor {
+                assert!(q[l.inputs * l.h..l.ft_b()].iter().all(|&x| x == 0.0));
+            }
+            write_net(&again, Some(&NetId::of(v)), &l, &q).expect("written");
+            let (a, b) = (std::fs::read(&first), std::fs::read(&again));
+            let _ = (std::fs::remove_file(&first), std::fs::remove_file(&again));
+            assert_eq!(a.expect("first"), b.expect("again"));
+            let flipped = Layout {
+                residual: !residual,
+                ..l
+            };
+            let mut r = vec![0f32; flipped.len()];
+            write_net(&first, Some(&NetId::of(v)), &l, &p).expect("written");
+            assert!(init_from(&first, v, &flipped, &mut r).is_err());
+            let chess = fers_core::variant::chess();
+            assert!(init_from(&first, chess, &l, &mut q).is_err());
+            let _ = std::fs::remove_file(&first);
+        }
     }
 
     /// A residual network as written: the engine's evaluation (the
