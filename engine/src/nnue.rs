@@ -65,6 +65,9 @@ pub enum NetError {
     /// The header is malformed (a board or a kind count out of range, a
     /// name that is not UTF-8).
     BadHeader(String),
+    /// [`Network::transfer`] cannot map the network onto the variant (another
+    /// board, or a kind list that does not fit).
+    Transfer(String),
     /// The network was trained for another variant or piece set.
     Mismatch {
         network: NetId,
@@ -83,6 +86,7 @@ impl std::fmt::Display for NetError {
                 write!(f, "network file has {found} bytes, expected {expected}")
             }
             NetError::BadHeader(why) => write!(f, "bad network header: {why}"),
+            NetError::Transfer(why) => write!(f, "cannot transfer the network: {why}"),
             NetError::Mismatch { network, variant } => {
                 write!(f, "the network is for {network}, not for {variant}")
             }
@@ -396,13 +400,13 @@ impl Network {
     /// few of its own weak games, and serves as its teacher.
     pub fn transfer(&self, to: NetId, from: &[usize]) -> Result<Network, NetError> {
         if (to.files, to.ranks) != (self.id.files, self.id.ranks) {
-            return Err(NetError::BadHeader(format!(
+            return Err(NetError::Transfer(format!(
                 "{to} has another board than {}",
                 self.id
             )));
         }
         if from.len() != to.kinds as usize || from.iter().any(|&k| k >= self.kinds) {
-            return Err(NetError::BadHeader(format!(
+            return Err(NetError::Transfer(format!(
                 "kinds {from:?} of {} for the {} kinds of {to}",
                 self.id, to.kinds
             )));
@@ -1261,9 +1265,11 @@ mod tests {
                 break;
             }
         }
-        assert!(net.transfer(NetId::of(capablanca()), &[0; 8]).is_err());
-        let six = NetId::of(almost);
-        assert!(net.transfer(six.clone(), &[0, 1, 2, 3, 4]).is_err());
-        assert!(net.transfer(six, &[0, 1, 2, 3, 4, 6]).is_err());
+        let refused = |id: NetId, from: &[usize]| {
+            matches!(net.transfer(id, from), Err(NetError::Transfer(_)))
+        };
+        assert!(refused(NetId::of(capablanca()), &[0; 8]), "another board");
+        assert!(refused(NetId::of(almost), &[0, 1, 2, 3, 4]), "a kind short");
+        assert!(refused(NetId::of(almost), &[0, 1, 2, 3, 4, 6]), "no kind 6");
     }
 }

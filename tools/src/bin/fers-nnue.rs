@@ -435,8 +435,9 @@ fn transfer(args: &[String]) -> ExitCode {
                 "-from" => from = Some(x.as_str()),
                 "-as" => {
                     for pair in x.split(',') {
-                        match pair.as_bytes() {
-                            [to, b'=', src] => alias.push((*to as char, *src as char)),
+                        let c: Vec<char> = pair.chars().collect();
+                        match c[..] {
+                            [to, '=', src] => alias.push((to, src)),
                             _ => return Err(format!("-as takes letter=letter pairs, not {pair}")),
                         }
                     }
@@ -737,9 +738,10 @@ fn main() -> ExitCode {
         residual,
     };
     let mut p = vec![0f32; l.len()];
-    if residual {
+    if residual && init.is_none() {
         // The hand-written evaluation's units are not the labels': its
-        // weight starts at the best fit alone, the network's output at 0.
+        // weight starts at the best fit alone, the network's output at 0
+        // (`-init` starts from the network's own weight instead).
         let w = hand_weight(train);
         eprintln!("hand-written evaluation alone: weight {w:.3}");
         p[l.hand()] = w;
