@@ -6,7 +6,9 @@
 //! - `selfplay`: games of fers against itself at a fixed node count (the
 //!   first plies random, for variety), turned into a book the same way;
 //! - `probe`: the book moves of a position, as the engine would read them;
-//! - `bench`: lookup time and memory of a fers book of N positions.
+//! - `bench`: lookup time and memory of a fers book of N positions;
+//! - `openings`: distinct positions after a few random legal plies, one
+//!   FEN a line, as `fers-match -openings format=fen` reads them.
 
 use crate::match_cli::resolve_variant;
 use crate::pgn_games::read_games;
@@ -403,4 +405,50 @@ mod tests {
         assert!(!lines.is_empty());
         let _ = std::fs::remove_file(file);
     }
+}
+
+/// `count` distinct positions of `variant`, each reached from the start by
+/// `plies` random legal moves (seeded), none of them over or without a
+/// move, as FEN lines. The openings of a match between engine builds: each
+/// is played with both colours, so their imbalance cancels out.
+pub fn random_openings(
+    variant: &'static Variant,
+    count: usize,
+    plies: usize,
+    seed: u64,
+) -> Result<Vec<String>, String> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut seen = std::collections::HashSet::with_capacity(count);
+    let mut out = Vec::with_capacity(count);
+    let mut list = MoveList::new();
+    // Few positions lie so few plies deep: give up rather than loop.
+    let mut tries = 0usize;
+    while out.len() < count {
+        tries += 1;
+        if tries > 100 * count + 1000 {
+            return Err(format!(
+                "only {} distinct positions found {plies} plies deep",
+                out.len()
+            ));
+        }
+        let mut game = Game::new(Position::startpos(variant));
+        for _ in 0..plies {
+            game.position().legal_moves(&mut list);
+            if list.is_empty() || game.outcome().is_some() {
+                break;
+            }
+            let m = list.get(rng.gen_range(0..list.len()));
+            game.play(m);
+        }
+        let pos = game.position();
+        pos.legal_moves(&mut list);
+        if game.moves().len() == plies
+            && !list.is_empty()
+            && game.outcome().is_none()
+            && seen.insert(pos.key())
+        {
+            out.push(pos.to_fen());
+        }
+    }
+    Ok(out)
 }

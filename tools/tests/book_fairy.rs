@@ -310,3 +310,94 @@ fn fairy_book_from_match_games() {
         assert!(reachable.contains(f), "{f} is not a book exit");
     }
 }
+
+/// `fers-book openings`: distinct positions exactly `plies` random legal
+/// moves from the start, reproducible by seed, read by `fers-match`; a
+/// request for more positions than the depth holds is refused.
+#[test]
+fn random_openings_for_matches() {
+    let dir = TempDir::new("openings");
+    let file = dir.0.join("openings.fen");
+    let openings = |count: &str, plies: &str, seed: &str, out: Option<&Path>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_fers-book"));
+        cmd.args(["openings", "--variant", "capablanca", "--variant-file"])
+            .arg(examples())
+            .args(["--count", count, "--plies", plies, "--seed", seed]);
+        if let Some(p) = out {
+            cmd.arg("--out").arg(p);
+        }
+        cmd.output().expect("run fers-book")
+    };
+    let out = openings("50", "2", "5", Some(&file));
+    assert!(out.status.success(), "{out:?}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let fens: Vec<&str> = text.lines().collect();
+    assert_eq!(fens.len(), 50);
+    assert_eq!(
+        fens.iter().collect::<BTreeSet<_>>().len(),
+        50,
+        "not distinct"
+    );
+
+    // Every position two plies from the start, and only those.
+    let v = capablanca();
+    let start = Position::startpos(v);
+    let mut reach = BTreeSet::new();
+    let mut list = fers_core::MoveList::new();
+    start.legal_moves(&mut list);
+    for m in list.to_vec() {
+        let mut p = start.clone();
+        p.play(m);
+        let mut replies = fers_core::MoveList::new();
+        p.legal_moves(&mut replies);
+        for r in replies.to_vec() {
+            let mut q = p.clone();
+            q.play(r);
+            reach.insert(q.to_fen());
+        }
+    }
+    for f in &fens {
+        assert!(reach.contains(*f), "{f} is not two plies deep");
+    }
+
+    // The same seed gives the same file; another seed other positions.
+    let again = openings("50", "2", "5", None);
+    assert_eq!(String::from_utf8_lossy(&again.stdout), text);
+    let other = openings("50", "2", "6", None);
+    assert_ne!(String::from_utf8_lossy(&other.stdout), text);
+
+    // One ply holds 28 positions: 100 distinct ones cannot be drawn.
+    let short = openings("100", "1", "1", None);
+    assert!(!short.status.success());
+    let err = String::from_utf8_lossy(&short.stderr);
+    assert!(err.contains("distinct positions"), "{err}");
+
+    // fers-match plays from them.
+    let Some(e) = require::searching_fers("random_openings_for_matches") else {
+        return;
+    };
+    let text = run(Command::new(env!("CARGO_BIN_EXE_fers-match")).args([
+        "-engine",
+        &format!("cmd={}", e.display()),
+        "name=A",
+        "-engine",
+        &format!("cmd={}", e.display()),
+        "name=B",
+        "-each",
+        "depth=1",
+        "-variant",
+        "capablanca",
+        "-variantfile",
+        &examples().display().to_string(),
+        "-games",
+        "2",
+        "-repeat",
+        "-maxmoves",
+        "4",
+        "-openings",
+        &format!("file={}", file.display()),
+        "format=fen",
+        "-noprogress",
+    ]));
+    assert_eq!(text.matches("Finished game ").count(), 2, "{text}");
+}

@@ -141,6 +141,35 @@ fn cli() -> Command {
                 ),
         ))
         .subcommand(variant_args(
+            Command::new("openings")
+                .about("distinct positions after random legal plies, one FEN a line")
+                .arg(
+                    Arg::new("count")
+                        .long("count")
+                        .default_value("200")
+                        .value_parser(value_parser!(usize)),
+                )
+                .arg(
+                    Arg::new("plies")
+                        .long("plies")
+                        .default_value("4")
+                        .value_parser(value_parser!(usize)),
+                )
+                .arg(
+                    Arg::new("seed")
+                        .long("seed")
+                        .default_value("1")
+                        .value_parser(value_parser!(u64)),
+                )
+                .arg(
+                    Arg::new("out")
+                        .long("out")
+                        .short('o')
+                        .value_parser(value_parser!(PathBuf))
+                        .help("the file to write (default: standard output)"),
+                ),
+        ))
+        .subcommand(variant_args(
             Command::new("bench")
                 .about("lookup time and memory of a fers book of N positions")
                 .arg(
@@ -248,6 +277,21 @@ fn run(m: &ArgMatches) -> Result<(), String> {
             }
             for line in book_cli::probe(book, &pos)? {
                 println!("{line}");
+            }
+        }
+        "openings" => {
+            let v = book_cli::variant_for(vname, vfile, None)?;
+            let fens = book_cli::random_openings(
+                v,
+                *sub.get_one::<usize>("count").unwrap_or(&200),
+                *sub.get_one::<usize>("plies").unwrap_or(&4),
+                *sub.get_one::<u64>("seed").unwrap_or(&1),
+            )?;
+            let text: String = fens.iter().map(|f| format!("{f}\n")).collect();
+            match sub.get_one::<PathBuf>("out") {
+                Some(p) => std::fs::write(p, text)
+                    .map_err(|e| format!("cannot write {}: {e}", p.display()))?,
+                None => print!("{text}"),
             }
         }
         "bench" => {
