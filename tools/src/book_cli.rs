@@ -372,41 +372,6 @@ pub fn bench(
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use fers_core::variant;
-
-    #[test]
-    fn bench_small_book() {
-        let file = std::env::temp_dir().join(format!("fers-bench-{}.fbk", std::process::id()));
-        let r = bench(variant::chess(), 2000, 200, &file, false).unwrap();
-        assert_eq!(r.positions, 2000);
-        assert!(r.entries >= 2000, "{r:?}");
-        assert!(r.hit_ns > 0.0 && r.miss_ns > 0.0);
-        let _ = std::fs::remove_file(file);
-    }
-
-    #[test]
-    fn selfplay_book_has_the_start_position() {
-        let file = std::env::temp_dir().join(format!("fers-selfplay-{}.fbk", std::process::id()));
-        let s = SelfPlay {
-            games: 2,
-            nodes: 200,
-            random_plies: 2,
-            max_game_plies: 30,
-            seed: 1,
-            hash_mb: 1,
-        };
-        let v = variant::chess();
-        let r = build_from_selfplay(v, Format::Fers, Filters::default(), &s, &file, false).unwrap();
-        assert_eq!(r.games_used, 2);
-        let lines = probe(&file, &Position::startpos(v)).unwrap();
-        assert!(!lines.is_empty());
-        let _ = std::fs::remove_file(file);
-    }
-}
-
 /// `count` distinct positions of `variant`, each reached from the start by
 /// `plies` random legal moves (seeded), none of them over or without a
 /// move, as FEN lines. The openings of a match between engine builds: each
@@ -451,4 +416,39 @@ pub fn random_openings(
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fers_core::variant;
+
+    #[test]
+    fn bench_small_book() {
+        let file = std::env::temp_dir().join(format!("fers-bench-{}.fbk", std::process::id()));
+        let r = bench(variant::chess(), 2000, 200, &file, false).unwrap();
+        assert_eq!(r.positions, 2000);
+        assert!(r.entries >= 2000, "{r:?}");
+        assert!(r.hit_ns > 0.0 && r.miss_ns > 0.0);
+        let _ = std::fs::remove_file(file);
+    }
+
+    #[test]
+    fn selfplay_book_has_the_start_position() {
+        let file = std::env::temp_dir().join(format!("fers-selfplay-{}.fbk", std::process::id()));
+        let s = SelfPlay {
+            games: 2,
+            nodes: 200,
+            random_plies: 2,
+            max_game_plies: 30,
+            seed: 1,
+            hash_mb: 1,
+        };
+        let v = variant::chess();
+        let r = build_from_selfplay(v, Format::Fers, Filters::default(), &s, &file, false).unwrap();
+        assert_eq!(r.games_used, 2);
+        let lines = probe(&file, &Position::startpos(v)).unwrap();
+        assert!(!lines.is_empty());
+        let _ = std::fs::remove_file(file);
+    }
 }
