@@ -241,18 +241,6 @@ enum Prune {
     UnlessCheck,
     No,
 }
-/// Late-move reductions: `0.5 + ln(depth) ln(move number) / LMR_DIVISOR`.
-const LMR_DIVISOR: f64 = 1.8;
-/// Deepest node whose late quiet moves are pruned by move count.
-const MOVE_COUNT_DEPTH: i32 = 10;
-/// Deepest node whose captures are pruned by static exchange.
-const CAPTURE_SEE_DEPTH: i32 = 10;
-/// Quiet moves whose reduced depth is below this are pruned when both
-/// continuation histories (the moves 1 and 2 plies back) are negative.
-const CONT_PRUNE_LMR_DEPTH: i32 = 4;
-/// Quiet moves whose reduced depth is below this are futility-pruned.
-const FUTILITY_LMR_DEPTH: i32 = 7;
-
 /// Largest continuation-history table (entries of 2 bytes) per thread.
 const MAX_CONT_ENTRIES: usize = 1 << 22;
 
@@ -272,7 +260,7 @@ impl Worker {
         let mut lmr = vec![[0u8; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                let v = 0.5 + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR;
+                let v = 0.5 + (d as f64).ln() * (m as f64).ln() / 2.2;
                 *r = v.max(0.0) as u8;
             }
         }
@@ -556,27 +544,6 @@ impl Worker {
             }
         }
         s
-    }
-
-    /// The continuation histories of `pt` after the moves 1 and 2 plies
-    /// back, apart (0 where there is none).
-    #[inline]
-    fn cont_pair(&self, ply: usize, pt: usize) -> (i32, i32) {
-        if pt == NO_CTX {
-            return (0, 0);
-        }
-        let at = |back: usize| {
-            if ply < back {
-                return 0;
-            }
-            let c = self.ctx[ply - back];
-            if c == NO_CTX {
-                0
-            } else {
-                self.cont[c * self.cont_stride + pt] as i32
-            }
-        };
-        (at(1), at(2))
     }
 
     fn update_cont(&mut self, ply: usize, pt: usize, bonus: i32) {
@@ -1107,10 +1074,17 @@ impl Worker {
             let may_check = self.eval.may_give_check(pos, m);
             // Every pruning waits for a searched move, so a node with none
             // searched tested all its moves (but the excluded).
-            let late = !n.in_check && best > -MATE_IN_MAX && searched > 0;
+            let late = !n.pv && !n.in_check && best > -MATE_IN_MAX && searched > 0;
             let futile = late
                 && match self.prune_before_play(
-                    pos, n, m, mscore, quiet, may_check, alpha, searched, lmp_limit,
+                    pos,
+                    n,
+                    m,
+                    mscore,
+                    quiet,
+                    may_check,
+                    alpha,
+                    searched >= lmp_limit,
                 ) {
                     Prune::Skip => continue,
                     Prune::UnlessCheck => true,
@@ -1184,17 +1158,13 @@ impl Worker {
         self.store_node(pos, n, best, best_move, orig_alpha, beta)
     }
 
-    /// Shallow pruning of a late move (out of check, one move searched; PV
-    /// nodes too, as in Stockfish: the root is searched apart) before it is
-    /// played, the `searched + 1`-th move. Captures and promotions: those
-    /// that lose more than `110 * depth` by static exchange. Quiet moves,
-    /// judged at the depth late-move reduction would leave them
-    /// (`lmr_depth`, Stockfish's): past the move count; both continuation
-    /// histories negative; futility, unless they check (known before the
-    /// board copy when the move cannot check at all; tested before the
-    /// costlier static exchange, which prunes the same way); a loss of more
-    /// than `25 * lmr_depth²` by static exchange. Killers and the
-    /// countermove are spared the history and futility tests.
+    /// Shallow pruning of a late move (out of check, outside the PV, one
+    /// move searched) before it is played: late quiet moves past the move
+    /// count, quiet moves that cannot lift the static evaluation to alpha
+    /// (futility: unless they check, which is known before the board copy
+    /// when the move cannot check at all; tested before the costlier static
+    /// exchange, which prunes the same way), moves that lose material by
+    /// static exchange near the leaves.
     #[allow(clippy::too_many_arguments)]
     fn prune_before_play(
         &self,
@@ -1205,39 +1175,28 @@ impl Worker {
         quiet: bool,
         may_check: bool,
         alpha: i32,
-        searched: usize,
-        lmp_limit: usize,
+        past_count: bool,
     ) -> Prune {
         let depth = n.depth;
-        if !quiet {
-            if depth <= CAPTURE_SEE_DEPTH
-                && pos.see_exact()
-                && !pos.see_ge(m, -110 * depth, &self.eval.order_value)
-            {
-                return Prune::Skip;
-            }
+        if depth > 6 {
             return Prune::No;
         }
-        if depth <= MOVE_COUNT_DEPTH && searched >= lmp_limit {
+        if quiet && past_count {
             return Prune::Skip;
         }
-        let r = self.lmr[(depth as usize).min(63)][(searched + 1).min(63)] as i32;
-        let lmr_depth = (depth - 1 - r).max(0);
-        let ordinary = mscore < (1 << 22);
-        if ordinary && lmr_depth < CONT_PRUNE_LMR_DEPTH && !may_check {
-            let (c1, c2) = self.cont_pair(n.ply, self.piece_to(pos, m));
-            if c1 < 0 && c2 < 0 {
-                return Prune::Skip;
-            }
-        }
-        let futile = lmr_depth < FUTILITY_LMR_DEPTH
-            && ordinary
-            && n.static_eval + 150 + 120 * lmr_depth <= alpha;
+        let futile = quiet && n.static_eval + 150 + 120 * depth <= alpha && mscore < (1 << 22);
         if futile && !may_check {
             return Prune::Skip;
         }
-        if pos.see_exact() && !pos.see_ge(m, -25 * lmr_depth * lmr_depth, &self.eval.order_value) {
-            return Prune::Skip;
+        if pos.see_exact() {
+            let margin = if quiet {
+                -25 * depth * depth
+            } else {
+                -110 * depth
+            };
+            if !pos.see_ge(m, margin, &self.eval.order_value) {
+                return Prune::Skip;
+            }
         }
         if futile {
             Prune::UnlessCheck
@@ -1247,8 +1206,7 @@ impl Worker {
     }
 
     /// The late-move reduction of the `searched`-th move (at least the
-    /// second) at depth 3 or more: quiet or losing moves, and at a cut node
-    /// the other captures too (one ply less).
+    /// second): quiet or losing moves at depth 3 or more.
     fn reduction(
         &self,
         n: &Node,
@@ -1258,8 +1216,7 @@ impl Worker {
         gives_check: bool,
         new_depth: i32,
     ) -> i32 {
-        let good_capture = !(quiet || mscore < 0);
-        if n.depth < 3 || searched <= 1 + n.pv as usize || (good_capture && !n.cut) {
+        if n.depth < 3 || searched <= 1 + n.pv as usize || !(quiet || mscore < 0) {
             return 0;
         }
         let mut r = self.lmr[(n.depth as usize).min(63)][searched.min(63)] as i32;
@@ -1272,9 +1229,7 @@ impl Worker {
         if n.cut {
             r += 1;
         }
-        if good_capture {
-            r -= 1;
-        } else if mscore >= (1 << 22) {
+        if mscore >= (1 << 22) {
             r -= 1; // killers
         } else if quiet {
             r -= (mscore / 8000).clamp(-2, 2);
