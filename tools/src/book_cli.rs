@@ -397,21 +397,13 @@ pub fn random_openings(
             ));
         }
         let mut game = Game::new(Position::startpos(variant));
-        for _ in 0..plies {
+        while game.moves().len() < plies && game.outcome().is_none() {
             game.position().legal_moves(&mut list);
-            if list.is_empty() || game.outcome().is_some() {
-                break;
-            }
             let m = list.get(rng.gen_range(0..list.len()));
             game.play(m);
         }
         let pos = game.position();
-        pos.legal_moves(&mut list);
-        if game.moves().len() == plies
-            && !list.is_empty()
-            && game.outcome().is_none()
-            && seen.insert(pos.key())
-        {
+        if game.moves().len() == plies && game.outcome().is_none() && seen.insert(pos.key()) {
             out.push(pos.to_fen());
         }
     }

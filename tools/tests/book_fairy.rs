@@ -64,6 +64,30 @@ fn run(cmd: &mut Command) -> String {
     text
 }
 
+/// `fers-match` output of games of the engine `e` against itself at depth
+/// 1 in Capablanca, with further flags.
+fn capablanca_selfplay(e: &str, flags: &[&str]) -> String {
+    let cmd = format!("cmd={e}");
+    let examples = examples().display().to_string();
+    let mut args = vec![
+        "-engine",
+        &cmd,
+        "name=A",
+        "-engine",
+        &cmd,
+        "name=B",
+        "-each",
+        "depth=1",
+        "-variant",
+        "capablanca",
+        "-variantfile",
+        &examples,
+        "-noprogress",
+    ];
+    args.extend_from_slice(flags);
+    run(Command::new(env!("CARGO_BIN_EXE_fers-match")).args(args))
+}
+
 /// A UCI session: `lines`, then for each `go` the lines up to `bestmove`.
 fn session(fers: &Path, lines: &[String]) -> Vec<String> {
     let mut child = Command::new(fers)
@@ -254,33 +278,25 @@ fn fairy_book_from_match_games() {
 
     // fers-match openings from the book: random exits of 4 book plies.
     let exits_pgn = dir.0.join("exits.pgn");
-    let text = run(Command::new(env!("CARGO_BIN_EXE_fers-match")).args([
-        "-engine",
-        &format!("cmd={e}"),
-        "name=A",
-        "-engine",
-        &format!("cmd={e}"),
-        "name=B",
-        "-each",
-        "depth=1",
-        "-variant",
-        "capablanca",
-        "-variantfile",
-        &examples().display().to_string(),
-        "-games",
-        "4",
-        "-repeat",
-        "-maxmoves",
-        "10",
-        "-openings",
-        &format!("file={}", book.display()),
-        "plies=4",
-        "-srand",
-        "3",
-        "-noprogress",
-        "-pgnout",
-        &exits_pgn.display().to_string(),
-    ]));
+    let book_flag = format!("file={}", book.display());
+    let exits = exits_pgn.display().to_string();
+    let text = capablanca_selfplay(
+        &e,
+        &[
+            "-games",
+            "4",
+            "-repeat",
+            "-maxmoves",
+            "10",
+            "-openings",
+            &book_flag,
+            "plies=4",
+            "-srand",
+            "3",
+            "-pgnout",
+            &exits,
+        ],
+    );
     assert_eq!(text.matches("Finished game ").count(), 4, "{text}");
     // The positions 4 book plies from the start.
     // (Or fewer, where the book has no move with a positive weight.)
@@ -376,28 +392,19 @@ fn random_openings_for_matches() {
     let Some(e) = require::searching_fers("random_openings_for_matches") else {
         return;
     };
-    let text = run(Command::new(env!("CARGO_BIN_EXE_fers-match")).args([
-        "-engine",
-        &format!("cmd={}", e.display()),
-        "name=A",
-        "-engine",
-        &format!("cmd={}", e.display()),
-        "name=B",
-        "-each",
-        "depth=1",
-        "-variant",
-        "capablanca",
-        "-variantfile",
-        &examples().display().to_string(),
-        "-games",
-        "2",
-        "-repeat",
-        "-maxmoves",
-        "4",
-        "-openings",
-        &format!("file={}", file.display()),
-        "format=fen",
-        "-noprogress",
-    ]));
+    let file_flag = format!("file={}", file.display());
+    let text = capablanca_selfplay(
+        &e.display().to_string(),
+        &[
+            "-games",
+            "2",
+            "-repeat",
+            "-maxmoves",
+            "4",
+            "-openings",
+            &file_flag,
+            "format=fen",
+        ],
+    );
     assert_eq!(text.matches("Finished game ").count(), 2, "{text}");
 }
