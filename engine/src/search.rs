@@ -241,6 +241,18 @@ enum Prune {
     UnlessCheck,
     No,
 }
+/// Late-move reductions: `0.5 + ln(depth) ln(move number) / LMR_DIVISOR`.
+const LMR_DIVISOR: f64 = 1.8;
+/// Deepest node whose late quiet moves are pruned by move count.
+const MOVE_COUNT_DEPTH: i32 = 10;
+/// Deepest node whose captures are pruned by static exchange.
+const CAPTURE_SEE_DEPTH: i32 = 10;
+/// Quiet moves whose reduced depth is below this are pruned when both
+/// continuation histories (the moves 1 and 2 plies back) are negative.
+const CONT_PRUNE_LMR_DEPTH: i32 = 4;
+/// Quiet moves whose reduced depth is below this are futility-pruned.
+const FUTILITY_LMR_DEPTH: i32 = 7;
+
 /// Largest continuation-history table (entries of 2 bytes) per thread.
 const MAX_CONT_ENTRIES: usize = 1 << 22;
 
@@ -260,7 +272,7 @@ impl Worker {
         let mut lmr = vec![[0u8; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                let v = 0.5 + (d as f64).ln() * (m as f64).ln() / 2.2;
+                let v = 0.5 + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR;
                 *r = v.max(0.0) as u8;
             }
         }
@@ -544,6 +556,27 @@ impl Worker {
             }
         }
         s
+    }
+
+    /// The continuation histories of `pt` after the moves 1 and 2 plies
+    /// back, apart (0 where there is none).
+    #[inline]
+    fn cont_pair(&self, ply: usize, pt: usize) -> (i32, i32) {
+        if pt == NO_CTX {
+            return (0, 0);
+        }
+        let at = |back: usize| {
+            if ply < back {
+                return 0;
+            }
+            let c = self.ctx[ply - back];
+            if c == NO_CTX {
+                0
+            } else {
+                self.cont[c * self.cont_stride + pt] as i32
+            }
+        };
+        (at(1), at(2))
     }
 
     fn update_cont(&mut self, ply: usize, pt: usize, bonus: i32) {
@@ -1060,7 +1093,6 @@ impl Worker {
         let mut quiets = MoveBuf::<64>::new();
         let mut captures = MoveBuf::<32>::new();
         let mut searched = 0usize;
-        let lmp_limit = ((5 + depth * depth) * (1 + n.improving as i32) / 2) as usize;
         let orig_alpha = alpha;
 
         for i in 0..list.len() {
@@ -1074,18 +1106,11 @@ impl Worker {
             let may_check = self.eval.may_give_check(pos, m);
             // Every pruning waits for a searched move, so a node with none
             // searched tested all its moves (but the excluded).
-            let late = !n.pv && !n.in_check && best > -MATE_IN_MAX && searched > 0;
+            let late = !n.in_check && best > -MATE_IN_MAX && searched > 0;
             let futile = late
-                && match self.prune_before_play(
-                    pos,
-                    n,
-                    m,
-                    mscore,
-                    quiet,
-                    may_check,
-                    alpha,
-                    searched >= lmp_limit,
-                ) {
+                && match self
+                    .prune_before_play(pos, n, m, mscore, quiet, may_check, alpha, searched)
+                {
                     Prune::Skip => continue,
                     Prune::UnlessCheck => true,
                     Prune::No => false,
@@ -1158,13 +1183,17 @@ impl Worker {
         self.store_node(pos, n, best, best_move, orig_alpha, beta)
     }
 
-    /// Shallow pruning of a late move (out of check, outside the PV, one
-    /// move searched) before it is played: late quiet moves past the move
-    /// count, quiet moves that cannot lift the static evaluation to alpha
-    /// (futility: unless they check, which is known before the board copy
-    /// when the move cannot check at all; tested before the costlier static
-    /// exchange, which prunes the same way), moves that lose material by
-    /// static exchange near the leaves.
+    /// Shallow pruning of a late move (out of check, one move searched; PV
+    /// nodes too, as in Stockfish: the root is searched apart) before it is
+    /// played, the `searched + 1`-th move. Captures and promotions: those
+    /// that lose more than `110 * depth` by static exchange. Quiet moves,
+    /// judged at the depth late-move reduction would leave them
+    /// (`lmr_depth`, Stockfish's): past the move count; both continuation
+    /// histories negative; futility, unless they check (known before the
+    /// board copy when the move cannot check at all; tested before the
+    /// costlier static exchange, which prunes the same way); a loss of more
+    /// than `25 * lmr_depth²` by static exchange. Killers and the
+    /// countermove are spared the history and futility tests.
     #[allow(clippy::too_many_arguments)]
     fn prune_before_play(
         &self,
@@ -1175,28 +1204,39 @@ impl Worker {
         quiet: bool,
         may_check: bool,
         alpha: i32,
-        past_count: bool,
+        searched: usize,
     ) -> Prune {
         let depth = n.depth;
-        if depth > 6 {
+        if !quiet {
+            if depth <= CAPTURE_SEE_DEPTH
+                && pos.see_exact()
+                && !pos.see_ge(m, -110 * depth, &self.eval.order_value)
+            {
+                return Prune::Skip;
+            }
             return Prune::No;
         }
-        if quiet && past_count {
+        let move_count_limit = ((5 + depth * depth) * (1 + n.improving as i32) / 2) as usize;
+        if depth <= MOVE_COUNT_DEPTH && searched >= move_count_limit {
             return Prune::Skip;
         }
-        let futile = quiet && n.static_eval + 150 + 120 * depth <= alpha && mscore < (1 << 22);
+        let r = self.lmr[(depth as usize).min(63)][(searched + 1).min(63)] as i32;
+        let lmr_depth = (depth - 1 - r).max(0);
+        let ordinary = mscore < (1 << 22);
+        if ordinary && lmr_depth < CONT_PRUNE_LMR_DEPTH && !may_check {
+            let (c1, c2) = self.cont_pair(n.ply, self.piece_to(pos, m));
+            if c1 < 0 && c2 < 0 {
+                return Prune::Skip;
+            }
+        }
+        let futile = lmr_depth < FUTILITY_LMR_DEPTH
+            && ordinary
+            && n.static_eval + 150 + 120 * lmr_depth <= alpha;
         if futile && !may_check {
             return Prune::Skip;
         }
-        if pos.see_exact() {
-            let margin = if quiet {
-                -25 * depth * depth
-            } else {
-                -110 * depth
-            };
-            if !pos.see_ge(m, margin, &self.eval.order_value) {
-                return Prune::Skip;
-            }
+        if pos.see_exact() && !pos.see_ge(m, -25 * lmr_depth * lmr_depth, &self.eval.order_value) {
+            return Prune::Skip;
         }
         if futile {
             Prune::UnlessCheck
@@ -1206,7 +1246,8 @@ impl Worker {
     }
 
     /// The late-move reduction of the `searched`-th move (at least the
-    /// second): quiet or losing moves at depth 3 or more.
+    /// second) at depth 3 or more: quiet or losing moves, and at a cut node
+    /// the other captures too (one ply less).
     fn reduction(
         &self,
         n: &Node,
@@ -1216,7 +1257,8 @@ impl Worker {
         gives_check: bool,
         new_depth: i32,
     ) -> i32 {
-        if n.depth < 3 || searched <= 1 + n.pv as usize || !(quiet || mscore < 0) {
+        let good_capture = !(quiet || mscore < 0);
+        if n.depth < 3 || searched <= 1 + n.pv as usize || (good_capture && !n.cut) {
             return 0;
         }
         let mut r = self.lmr[(n.depth as usize).min(63)][searched.min(63)] as i32;
@@ -1229,7 +1271,9 @@ impl Worker {
         if n.cut {
             r += 1;
         }
-        if mscore >= (1 << 22) {
+        if good_capture {
+            r -= 1;
+        } else if mscore >= (1 << 22) {
             r -= 1; // killers
         } else if quiet {
             r -= (mscore / 8000).clamp(-2, 2);
