@@ -8,9 +8,9 @@
 //! that `cargo test --workspace` builds next to `fers-match`, or
 //! `$FERS_BIN`), which must search (`fers bench 1`): a fers that cannot is
 //! a failure, never replaced by another engine. A missing fers,
-//! Fairy-Stockfish, python3 or python-chess is the skip rule of
-//! `fers_tests::require` (a failure under CI, `SKIPPED:` elsewhere);
-//! Fairy-Max and Sjaak II, which CI does not install, only skip.
+//! Fairy-Stockfish, python3, python-chess, Fairy-Max or Sjaak II is the
+//! skip rule of `fers_tests::require` (a failure under CI, `SKIPPED:`
+//! elsewhere); `.ci/run` installs them all.
 
 use fers_core::{variant_file, MoveList, Position};
 use fers_tests::require;
@@ -21,11 +21,6 @@ use std::process::Command;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// A skip that applies everywhere, CI included (programs CI does not install).
-fn skip_always(test: &str, why: &str) {
-    let _ = writeln!(std::io::stderr(), "SKIPPED: {why} [{test}]");
 }
 
 /// The engine the chess and Capablanca matches use: the fers binary, which
@@ -298,15 +293,22 @@ fn capablanca_match_from_variant_file() {
 #[test]
 fn xboard_engines_play_chess_and_capablanca() {
     let test = "xboard_engines_play_chess_and_capablanca";
-    let (Some(fmax), Some(sjaak)) = (
+    let hint = ".ci/run installs them: apt-get install fairymax sjaakii";
+    let Some(fmax) = require::or_skip(
         require::find_program("fairymax", "FERS_FAIRYMAX"),
-        require::find_program("sjaakii", "FERS_SJAAKII"),
+        test,
+        "fairymax not found",
+        hint,
     ) else {
-        // Not installed by CI: skipped everywhere when missing.
-        return skip_always(
-            test,
-            "fairymax or sjaakii not found (apt-get install fairymax sjaakii)",
-        );
+        return;
+    };
+    let Some(sjaak) = require::or_skip(
+        require::find_program("sjaakii", "FERS_SJAAKII"),
+        test,
+        "sjaakii not found",
+        hint,
+    ) else {
+        return;
     };
     let pgn = Temp::new("xboard.pgn");
     let openings = repo().join("tests/data/openings-8moves-2000.epd");
