@@ -543,19 +543,8 @@ impl Worker {
     /// Continuation-history score of `pt` after the moves 1 and 2 plies back.
     #[inline]
     fn cont_score(&self, ply: usize, pt: usize) -> i32 {
-        if pt == NO_CTX {
-            return 0;
-        }
-        let mut s = 0;
-        for back in 1..=2 {
-            if ply >= back {
-                let c = self.ctx[ply - back];
-                if c != NO_CTX {
-                    s += self.cont[c * self.cont_stride + pt] as i32;
-                }
-            }
-        }
-        s
+        let (c1, c2) = self.cont_pair(ply, pt);
+        c1 + c2
     }
 
     /// The continuation histories of `pt` after the moves 1 and 2 plies
@@ -565,16 +554,9 @@ impl Worker {
         if pt == NO_CTX {
             return (0, 0);
         }
-        let at = |back: usize| {
-            if ply < back {
-                return 0;
-            }
-            let c = self.ctx[ply - back];
-            if c == NO_CTX {
-                0
-            } else {
-                self.cont[c * self.cont_stride + pt] as i32
-            }
+        let at = |back: usize| match ply.checked_sub(back).map(|p| self.ctx[p]) {
+            Some(c) if c != NO_CTX => self.cont[c * self.cont_stride + pt] as i32,
+            _ => 0,
         };
         (at(1), at(2))
     }
