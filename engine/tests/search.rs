@@ -525,7 +525,10 @@ fn repetition_with_the_game_history_is_a_draw() {
     assert_pvs_legal(&g, &lines.lock());
     assert_eq!(best_text(&g, &r).as_deref(), Some("g1f3"));
     assert_eq!(r.score, 0);
-    // Without the history the same position is simply lost.
+    // Without the history the same position is simply lost: a queen
+    // against a knight, far from a draw (the evaluation gives that ending
+    // about -500, so a bound there would test the evaluation, not the
+    // repetition).
     let fresh = Game::new(g.position().clone());
     let (rep, _l) = collector_for(&g);
     let r = pool.search_sync(
@@ -536,7 +539,7 @@ fn repetition_with_the_game_history_is_a_draw() {
         },
         rep,
     );
-    assert!(r.score < -500, "{}", r.score);
+    assert!(r.score < -300, "{}", r.score);
 }
 
 #[test]
