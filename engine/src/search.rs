@@ -1173,9 +1173,8 @@ impl Worker {
     /// (`lmr_depth`, Stockfish's): past the move count; both continuation
     /// histories negative; futility, unless they check (known before the
     /// board copy when the move cannot check at all; tested before the
-    /// costlier static exchange, which prunes the same way); a loss of more
-    /// than `25 * lmr_depth²` by static exchange. Killers and the
-    /// countermove are spared the history and futility tests.
+    /// costlier static exchange); a loss of more than `25 * lmr_depth²` by
+    /// static exchange. Killers are spared the history and futility tests.
     #[allow(clippy::too_many_arguments)]
     fn prune_before_play(
         &self,
@@ -1202,7 +1201,7 @@ impl Worker {
         if depth <= MOVE_COUNT_DEPTH && searched >= move_count_limit {
             return Prune::Skip;
         }
-        let r = self.lmr[(depth as usize).min(63)][(searched + 1).min(63)] as i32;
+        let r = self.lmr_base(depth, searched + 1);
         let lmr_depth = (depth - 1 - r).max(0);
         let ordinary = mscore < (1 << 22);
         if ordinary && lmr_depth < CONT_PRUNE_LMR_DEPTH && !may_check {
@@ -1227,6 +1226,13 @@ impl Worker {
         }
     }
 
+    /// The table's reduction of the `count`-th move at `depth`, before any
+    /// adjustment.
+    #[inline]
+    fn lmr_base(&self, depth: i32, count: usize) -> i32 {
+        self.lmr[(depth.max(0) as usize).min(63)][count.min(63)] as i32
+    }
+
     /// The late-move reduction of the `searched`-th move (at least the
     /// second) at depth 3 or more: quiet or losing moves, and at a cut node
     /// the other captures too (one ply less).
@@ -1243,7 +1249,7 @@ impl Worker {
         if n.depth < 3 || searched <= 1 + n.pv as usize || (good_capture && !n.cut) {
             return 0;
         }
-        let mut r = self.lmr[(n.depth as usize).min(63)][searched.min(63)] as i32;
+        let mut r = self.lmr_base(n.depth, searched);
         if n.pv {
             r -= 1;
         }
@@ -1674,8 +1680,7 @@ impl Worker {
             } else {
                 let mut r = 0;
                 if depth >= 3 && n > 3 && quiet && !in_check && !gives_check {
-                    r = (self.lmr[(depth as usize).min(63)][n.min(63)] as i32 - 1)
-                        .clamp(0, new_depth - 1);
+                    r = (self.lmr_base(depth, n) - 1).clamp(0, new_depth - 1);
                 }
                 score = -self.search(
                     &child,
