@@ -166,3 +166,38 @@ fn the_chess_network_transfers_to_almost_chess() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `-pgn`: the positions of a PGN's games from ply FROM on, before each
+/// move (the FENs are the standard ones of this opening, as python-chess
+/// writes them); a move that is not legal is an error naming it.
+#[test]
+fn pgn_positions_from_a_ply_on() {
+    let dir = std::env::temp_dir().join(format!("fers-nnue-pgn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("g.pgn");
+    let out = dir.join("g.fen");
+    std::fs::write(
+        &pgn,
+        "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 1-0\n\n\
+         [Event \"b\"]\n[Result \"*\"]\n\n1. d4 *\n",
+    )
+    .unwrap();
+    run(&["-pgn", pgn.to_str().unwrap(), out.to_str().unwrap(), "2"]);
+    let fens = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(
+        fens.lines().collect::<Vec<_>>(),
+        [
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        ]
+    );
+    std::fs::write(&pgn, "[Event \"c\"]\n\n1. e4 e4 *\n").unwrap();
+    let bad = Command::new(env!("CARGO_BIN_EXE_fers-nnue"))
+        .args(["-pgn", pgn.to_str().unwrap(), out.to_str().unwrap(), "0"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("'e4' is not a legal move"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -25,7 +25,10 @@
 //!   teacher;
 //! - `fers-nnue -walk IN OUT PER SEED [-variant V] [-variantfile F]`:
 //!   random walks from the positions of IN (positions for a stronger
-//!   engine to label, `tools/py/label_positions.py`).
+//!   engine to label, `tools/py/label_positions.py`);
+//! - `fers-nnue -pgn IN OUT FROM [-variant V] [-variantfile F]`: the
+//!   positions of a PGN's games from ply FROM on (say, fers's games
+//!   against the engine to beat, to be labelled and judged on).
 //!
 //! Each DATA line is `FEN;cp` or `FEN;cp;result`, the score in centipawns
 //! and the result (1, 0.5, 0) from White's view (the files `fers-tune`
@@ -352,6 +355,65 @@ fn walk(args: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// `-pgn IN OUT FROM [-variant V] [-variantfile F]`: the positions of
+/// IN's games (a PGN, say `fers-match -pgnout`'s), from ply FROM on, one
+/// FEN a line: the positions a network plays into, for a stronger engine
+/// to label (`tools/py/label_positions.py`) and `eval_vs_labels.py` to
+/// judge it on. The position after a game's last move is not written (the
+/// game ended there); a game that does not replay is an error.
+fn pgn_positions(args: &[String]) -> ExitCode {
+    let usage = "usage: fers-nnue -pgn IN OUT FROM [-variant V] [-variantfile F]";
+    let (plain, flags) = match split_flags(args) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("fers-nnue: {e}\n{usage}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let [input, output, from] = plain.as_slice() else {
+        eprintln!("{usage}");
+        return ExitCode::FAILURE;
+    };
+    let v = match variant_flags(&flags) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("fers-nnue: {e}\n{usage}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let Ok(from) = from.parse::<usize>() else {
+        eprintln!("fers-nnue: FROM is a number");
+        return ExitCode::FAILURE;
+    };
+    let Ok(text) = std::fs::read_to_string(input) else {
+        eprintln!("fers-nnue: cannot read {input}");
+        return ExitCode::FAILURE;
+    };
+    let mut out = String::new();
+    for game in fers_tools::pgn_games::read_games(&text) {
+        let g = match game.replay(v, usize::MAX) {
+            Ok(g) => g,
+            Err(e) => {
+                eprintln!("fers-nnue: {input}: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let mut pos = g.start;
+        for (ply, &m) in g.moves.iter().enumerate() {
+            if ply >= from {
+                out += &pos.to_fen();
+                out.push('\n');
+            }
+            pos.play(m);
+        }
+    }
+    if let Err(e) = std::fs::write(output, out) {
+        eprintln!("fers-nnue: cannot write {output}: {e}");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
 /// `-label IN OUT NET [-variant V] [-variantfile F]`: each distinct
 /// position of IN (`FEN;...` lines) scored by network NET as the engine
 /// evaluates it (a residual network with its hand-written part), written
@@ -518,7 +580,7 @@ fn split_flags(args: &[String]) -> Result<Args, String> {
 }
 
 /// The variant of `-variant V` and `-variantfile F`, the only flags
-/// allowed (`-walk`, `-label`).
+/// allowed (`-walk`, `-pgn`, `-label`).
 fn variant_flags(flags: &[(String, String)]) -> Result<&'static Variant, String> {
     let (mut name, mut vfile) = (None, None);
     for (a, x) in flags {
@@ -596,6 +658,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("-walk") => return walk(&args[1..]),
+        Some("-pgn") => return pgn_positions(&args[1..]),
         Some("-selfplay") => return selfplay(&args[1..]),
         Some("-label") => return label(&args[1..]),
         Some("-transfer") => return transfer(&args[1..]),
@@ -657,7 +720,8 @@ fn main() -> ExitCode {
              \x20      fers-nnue -selfplay OUT [-variant V] [-variantfile F] [-games N] [-nodes K] ...\n\
              \x20      fers-nnue -label IN OUT NET [-variant V] [-variantfile F]\n\
              \x20      fers-nnue -transfer IN OUT -variant V [-variantfile F] [-from W] [-as x=y,...]\n\
-             \x20      fers-nnue -walk IN OUT PER SEED [-variant V] [-variantfile F]"
+             \x20      fers-nnue -walk IN OUT PER SEED [-variant V] [-variantfile F]\n\
+             \x20      fers-nnue -pgn IN OUT FROM [-variant V] [-variantfile F]"
         );
         return ExitCode::FAILURE;
     }
