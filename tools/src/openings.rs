@@ -191,86 +191,19 @@ pub fn parse_pgn(
     variant: &'static Variant,
     plies: Option<usize>,
 ) -> Result<Vec<Position>, OpeningsError> {
-    struct Raw {
-        line: usize,
-        fen: Option<String>,
-        movetext: String,
-    }
-    let mut games: Vec<Raw> = Vec::new();
-    let mut in_moves = false;
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.starts_with('%') {
-            continue;
-        }
-        if line.starts_with('[') && line.ends_with(']') {
-            if in_moves || games.is_empty() {
-                games.push(Raw {
-                    line: i + 1,
-                    fen: None,
-                    movetext: String::new(),
-                });
-                in_moves = false;
-            }
-            let inner = &line[1..line.len() - 1];
-            if let Some((k, v)) = inner.split_once(' ') {
-                if k == "FEN" {
-                    if let Some(g) = games.last_mut() {
-                        g.fen = Some(v.trim().trim_matches('"').to_string());
-                    }
-                }
-            }
-            continue;
-        }
-        if line.is_empty() {
-            continue;
-        }
-        if games.is_empty() {
-            games.push(Raw {
-                line: i + 1,
-                fen: None,
-                movetext: String::new(),
-            });
-        }
-        in_moves = true;
-        if let Some(g) = games.last_mut() {
-            g.movetext.push_str(raw);
-            g.movetext.push('\n');
-        }
-    }
     let mut out = Vec::new();
-    for g in games {
+    for g in crate::pgn_games::read_games(text) {
         let err = |reason: String| OpeningsError::Position {
             file: file.to_path_buf(),
             line: g.line,
             reason,
         };
-        let mut pos = match &g.fen {
-            Some(f) => Position::from_fen(variant, f).map_err(|e| err(format!("FEN tag: {e}")))?,
-            None => Position::startpos(variant),
-        };
-        let mut played = 0;
-        for tok in strip_movetext(&g.movetext).split_whitespace() {
-            if plies.is_some_and(|p| played >= p) {
-                break;
-            }
-            if ["1-0", "0-1", "1/2-1/2", "*", "e.p."].contains(&tok) || tok.starts_with('$') {
-                continue;
-            }
-            // Move numbers: `12.`, `12...`, `12.e4`.
-            let tok = match tok.rfind('.') {
-                Some(i) if tok[..=i].chars().all(|c| c.is_ascii_digit() || c == '.') => {
-                    &tok[i + 1..]
-                }
-                _ => tok,
-            };
-            if tok.is_empty() {
-                continue;
-            }
-            let m = find_san(&pos, tok)
-                .ok_or_else(|| err(format!("'{tok}' is not a legal move in {}", pos.to_fen())))?;
+        let game = g
+            .replay_moves(variant, plies.unwrap_or(usize::MAX))
+            .map_err(err)?;
+        let mut pos = game.start;
+        for m in game.moves {
             pos.play(m);
-            played += 1;
         }
         if let Some(o) = Game::new(pos.clone()).outcome() {
             return Err(err(format!("the game is already over: {o}")));

@@ -47,9 +47,18 @@ impl PgnGame {
     /// read; the result comes from the `Result` tag or the movetext's last
     /// token). Errors name the game's line and the move.
     pub fn replay(&self, variant: &'static Variant, max_plies: usize) -> Result<Replayed, String> {
-        let at = |why: String| format!("game at line {}: {why}", self.line);
+        self.replay_moves(variant, max_plies)
+            .map_err(|why| format!("game at line {}: {why}", self.line))
+    }
+
+    /// [`PgnGame::replay`], the error without the game's line.
+    pub fn replay_moves(
+        &self,
+        variant: &'static Variant,
+        max_plies: usize,
+    ) -> Result<Replayed, String> {
         let start = match self.tag("FEN") {
-            Some(f) => Position::from_fen(variant, f).map_err(|e| at(format!("FEN tag: {e}")))?,
+            Some(f) => Position::from_fen(variant, f).map_err(|e| format!("FEN tag: {e}"))?,
             None => Position::startpos(variant),
         };
         let mut result = self.tag("Result").and_then(GameResult::from_pgn);
@@ -73,7 +82,7 @@ impl PgnGame {
                 continue;
             }
             let m = quick_san(&pos, tok)
-                .ok_or_else(|| at(format!("'{tok}' is not a legal move in {}", pos.to_fen())))?;
+                .ok_or_else(|| format!("'{tok}' is not a legal move in {}", pos.to_fen()))?;
             pos.play(m);
             moves.push(m);
         }
