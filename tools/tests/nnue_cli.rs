@@ -201,3 +201,47 @@ fn pgn_positions_from_a_ply_on() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("'e4' is not a legal move"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `-walk`: PER random walks of 1 to 8 legal moves from each input
+/// position; each written position is a legal one reached by moving, with
+/// the side to move not in check, and the same seed writes the same walks.
+/// A wrong argument count is an error with the usage.
+#[test]
+fn walks_from_a_position() {
+    let dir = std::env::temp_dir().join(format!("fers-nnue-walk-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let input = dir.join("in.txt");
+    std::fs::write(&input, format!("{start};0;0.5\n")).unwrap();
+    let walk = |name: &str| {
+        let out = dir.join(name);
+        run(&[
+            "-walk",
+            input.to_str().unwrap(),
+            out.to_str().unwrap(),
+            "20",
+            "3",
+        ]);
+        std::fs::read_to_string(out).unwrap()
+    };
+    let first = walk("a.fen");
+    let lines: Vec<&str> = first.lines().collect();
+    assert!(
+        !lines.is_empty() && lines.len() <= 20,
+        "{} walks",
+        lines.len()
+    );
+    for fen in &lines {
+        let pos = fers_core::Position::from_fen(fers_core::variant::chess(), fen).unwrap();
+        assert_ne!(*fen, start);
+        assert!(!pos.in_check(), "{fen}");
+    }
+    assert_eq!(first, walk("b.fen"));
+    let bad = Command::new(env!("CARGO_BIN_EXE_fers-nnue"))
+        .args(["-walk", input.to_str().unwrap(), "x.fen"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("4 arguments are needed, 2 given"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -295,31 +295,19 @@ fn step(
 /// to be labelled by a stronger engine).
 fn walk(args: &[String]) -> ExitCode {
     let usage = "usage: fers-nnue -walk IN OUT PER SEED [-variant V] [-variantfile F]";
-    let (plain, flags) = match split_flags(args) {
+    let fail = |e: String| {
+        eprintln!("fers-nnue: {e}\n{usage}");
+        ExitCode::FAILURE
+    };
+    let ([input, output, per, seed], v) = match plain_and_variant(args) {
         Ok(x) => x,
-        Err(e) => {
-            eprintln!("fers-nnue: {e}\n{usage}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let [input, output, per, seed] = plain.as_slice() else {
-        eprintln!("{usage}");
-        return ExitCode::FAILURE;
-    };
-    let v = match variant_flags(&flags) {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("fers-nnue: {e}\n{usage}");
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return fail(e),
     };
     let (Ok(per), Ok(seed)) = (per.parse::<usize>(), seed.parse::<u64>()) else {
-        eprintln!("fers-nnue: PER and SEED are numbers");
-        return ExitCode::FAILURE;
+        return fail("PER and SEED are numbers".into());
     };
-    let Ok(text) = std::fs::read_to_string(input) else {
-        eprintln!("fers-nnue: cannot read {input}");
-        return ExitCode::FAILURE;
+    let Ok(text) = std::fs::read_to_string(&input) else {
+        return fail(format!("cannot read {input}"));
     };
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let mut out = String::new();
@@ -348,9 +336,8 @@ fn walk(args: &[String]) -> ExitCode {
             }
         }
     }
-    if let Err(e) = std::fs::write(output, out) {
-        eprintln!("fers-nnue: cannot write {output}: {e}");
-        return ExitCode::FAILURE;
+    if let Err(e) = std::fs::write(&output, out) {
+        return fail(format!("cannot write {output}: {e}"));
     }
     ExitCode::SUCCESS
 }
@@ -363,31 +350,19 @@ fn walk(args: &[String]) -> ExitCode {
 /// game ended there); a game that does not replay is an error.
 fn pgn_positions(args: &[String]) -> ExitCode {
     let usage = "usage: fers-nnue -pgn IN OUT FROM [-variant V] [-variantfile F]";
-    let (plain, flags) = match split_flags(args) {
+    let fail = |e: String| {
+        eprintln!("fers-nnue: {e}\n{usage}");
+        ExitCode::FAILURE
+    };
+    let ([input, output, from], v) = match plain_and_variant(args) {
         Ok(x) => x,
-        Err(e) => {
-            eprintln!("fers-nnue: {e}\n{usage}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let [input, output, from] = plain.as_slice() else {
-        eprintln!("{usage}");
-        return ExitCode::FAILURE;
-    };
-    let v = match variant_flags(&flags) {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("fers-nnue: {e}\n{usage}");
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return fail(e),
     };
     let Ok(from) = from.parse::<usize>() else {
-        eprintln!("fers-nnue: FROM is a number");
-        return ExitCode::FAILURE;
+        return fail("FROM is a number".into());
     };
-    let Ok(text) = std::fs::read_to_string(input) else {
-        eprintln!("fers-nnue: cannot read {input}");
-        return ExitCode::FAILURE;
+    let Ok(text) = std::fs::read_to_string(&input) else {
+        return fail(format!("cannot read {input}"));
     };
     let mut out = String::new();
     for game in fers_tools::pgn_games::read_games(&text) {
@@ -407,9 +382,8 @@ fn pgn_positions(args: &[String]) -> ExitCode {
             pos.play(m);
         }
     }
-    if let Err(e) = std::fs::write(output, out) {
-        eprintln!("fers-nnue: cannot write {output}: {e}");
-        return ExitCode::FAILURE;
+    if let Err(e) = std::fs::write(&output, out) {
+        return fail(format!("cannot write {output}: {e}"));
     }
     ExitCode::SUCCESS
 }
@@ -426,24 +400,17 @@ fn label(args: &[String]) -> ExitCode {
         eprintln!("fers-nnue: {e}\n{usage}");
         ExitCode::FAILURE
     };
-    let (plain, flags) = match split_flags(args) {
+    let ([input, output, net], v) = match plain_and_variant(args) {
         Ok(x) => x,
         Err(e) => return fail(e),
     };
-    let [input, output, net] = plain.as_slice() else {
-        return fail("IN, OUT and NET are needed".into());
-    };
-    let v = match variant_flags(&flags) {
-        Ok(v) => v,
-        Err(e) => return fail(e),
-    };
-    let tables = match Network::load(net)
+    let tables = match Network::load(&net)
         .and_then(|n| EvalTables::with_network(v, &Arc::new(n)).map_err(|e| format!("{net}: {e}")))
     {
         Ok(t) => t,
         Err(e) => return fail(e),
     };
-    let Ok(text) = std::fs::read_to_string(input) else {
+    let Ok(text) = std::fs::read_to_string(&input) else {
         return fail(format!("cannot read {input}"));
     };
     let mut seen = std::collections::HashSet::new();
@@ -469,7 +436,7 @@ fn label(args: &[String]) -> ExitCode {
             written += 1;
         }
     }
-    if let Err(e) = std::fs::write(output, out) {
+    if let Err(e) = std::fs::write(&output, out) {
         return fail(format!("cannot write {output}: {e}"));
     }
     eprintln!("{written} positions of {} labelled by {net}", v.name);
@@ -579,8 +546,20 @@ fn split_flags(args: &[String]) -> Result<Args, String> {
     Ok((plain, flags))
 }
 
+/// Exactly `N` plain arguments and the variant of `-variant V` and
+/// `-variantfile F`, the only flags allowed (`-walk`, `-pgn`, `-label`).
+fn plain_and_variant<const N: usize>(
+    args: &[String],
+) -> Result<([String; N], &'static Variant), String> {
+    let (plain, flags) = split_flags(args)?;
+    let count = plain.len();
+    let plain = <[String; N]>::try_from(plain)
+        .map_err(|_| format!("{N} arguments are needed, {count} given"))?;
+    Ok((plain, variant_flags(&flags)?))
+}
+
 /// The variant of `-variant V` and `-variantfile F`, the only flags
-/// allowed (`-walk`, `-pgn`, `-label`).
+/// allowed.
 fn variant_flags(flags: &[(String, String)]) -> Result<&'static Variant, String> {
     let (mut name, mut vfile) = (None, None);
     for (a, x) in flags {
