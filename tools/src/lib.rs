@@ -18,6 +18,7 @@ pub mod openings;
 pub mod perft_compare;
 pub mod pgn;
 pub mod pgn_games;
+pub mod pgn_stats;
 pub mod process;
 pub mod referee;
 pub mod san;

@@ -76,10 +76,19 @@ usage: fers-match -engine cmd=CMD [name=NAME] [proto=uci|xboard] [option.X=Y] ..
                   [-draw movenumber=N movecount=N score=CP] [-maxmoves N]
                   [-srand N] [-ratinginterval N] [-event NAME] [-site NAME]
                   [-stalltimeout SECONDS] [-noprogress] [-debug]
+       fers-match -pool NAME PGN...
+       fers-match -paired NAME_A PGN_A NAME_B PGN_B
 
 engine keys (also for -each): cmd name dir arg proto option.NAME=VALUE
   tc=[MOVES/]SECONDS[+INC] (or inf) st=SECONDS nodes=N depth=N (plies=N)
   timemargin=MS variantpath=FILE initstr=LINE stderr=FILE restart=on|off debug
+
+-pool prints the runner's result lines for NAME's games in the PGN files
+(several runs pooled; pairs are the two games of a Round in one file;
+NAME may be a comma-separated list for one engine under several names).
+-paired compares NAME_A's run with NAME_B's on the rounds both played from
+the same openings (the same -srand, openings and -repeat): the mean
+difference of their pair scores, with its 95% interval.
 ";
 
 /// The parsed command line, before files are read.
@@ -137,6 +146,16 @@ impl Default for MatchArgs {
 pub enum Command {
     Help,
     Run(Box<MatchArgs>),
+    /// `-pool NAME PGN...`: one engine's games pooled over PGN files.
+    Pool {
+        name: String,
+        files: Vec<PathBuf>,
+    },
+    /// `-paired NAME_A PGN_A NAME_B PGN_B`: two runs pair by pair.
+    Paired {
+        a: (String, PathBuf),
+        b: (String, PathBuf),
+    },
 }
 
 fn pairs(flag: &str, values: &[String]) -> Result<Vec<(String, String)>, CliError> {
@@ -184,8 +203,39 @@ fn get<'a>(p: &'a [(String, String)], key: &str) -> Option<&'a str> {
         .map(|(_, v)| v.as_str())
 }
 
+/// `-pool NAME PGN...`.
+fn parse_pool(values: &[String]) -> Result<Command, CliError> {
+    match values {
+        [name, files @ ..] if !files.is_empty() => Ok(Command::Pool {
+            name: name.clone(),
+            files: files.iter().map(PathBuf::from).collect(),
+        }),
+        _ => Err(CliError::MissingValue("-pool NAME PGN...".into())),
+    }
+}
+
+/// `-paired NAME_A PGN_A NAME_B PGN_B`.
+fn parse_paired(values: &[String]) -> Result<Command, CliError> {
+    match values {
+        [na, fa, nb, fb] => Ok(Command::Paired {
+            a: (na.clone(), fa.into()),
+            b: (nb.clone(), fb.into()),
+        }),
+        _ => Err(CliError::BadValue {
+            flag: "-paired".into(),
+            value: values.join(" "),
+            reason: "needs NAME_A PGN_A NAME_B PGN_B".into(),
+        }),
+    }
+}
+
 /// Parses the arguments (without the program name).
 pub fn parse_args(args: &[String]) -> Result<Command, CliError> {
+    match args.first().map(String::as_str) {
+        Some("-pool") => return parse_pool(&args[1..]),
+        Some("-paired") => return parse_paired(&args[1..]),
+        _ => {}
+    }
     let mut m = MatchArgs::default();
     let mut i = 0;
     while i < args.len() {

@@ -4,7 +4,9 @@
 //! examples.
 
 use fers_tools::match_cli::{self, Command, USAGE};
+use fers_tools::pgn_stats::{paired, EngineGames};
 use fers_tools::tournament;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -15,6 +17,8 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Ok(Command::Run(m)) => m,
+        Ok(Command::Pool { name, files }) => return pool(&name, &files),
+        Ok(Command::Paired { a, b }) => return compare(&a, &b),
         Err(e) => {
             eprintln!("fers-match: {e}");
             eprint!("{USAGE}");
@@ -33,6 +37,56 @@ fn main() -> ExitCode {
     }
     match tournament::run(config) {
         Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("fers-match: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The PGN files' texts, or the first one that cannot be read.
+fn read_all(files: &[PathBuf]) -> Result<Vec<String>, String> {
+    files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display())))
+        .collect()
+}
+
+/// One engine's games in several PGN files, with the runner's result lines.
+fn games_of(name: &str, files: &[PathBuf]) -> Result<EngineGames, String> {
+    let texts = read_all(files)?;
+    EngineGames::read(name, &texts).map_err(|e| e.to_string())
+}
+
+/// `-pool`.
+fn pool(name: &str, files: &[PathBuf]) -> ExitCode {
+    match games_of(name, files) {
+        Ok(e) => {
+            for line in e.lines() {
+                println!("{line}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("fers-match: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `-paired`.
+fn compare(a: &(String, PathBuf), b: &(String, PathBuf)) -> ExitCode {
+    let run = || -> Result<String, String> {
+        let ea = games_of(&a.0, std::slice::from_ref(&a.1))?;
+        let eb = games_of(&b.0, std::slice::from_ref(&b.1))?;
+        let d = paired(&ea, &eb).map_err(|e| e.to_string())?;
+        Ok(d.line(&a.0, &b.0))
+    };
+    match run() {
+        Ok(line) => {
+            println!("{line}");
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("fers-match: {e}");
             ExitCode::FAILURE
