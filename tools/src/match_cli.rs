@@ -88,7 +88,9 @@ engine keys (also for -each): cmd name dir arg proto option.NAME=VALUE
 NAME may be a comma-separated list for one engine under several names).
 -paired compares NAME_A's run with NAME_B's on the rounds both played from
 the same openings (the same -srand, openings and -repeat): the mean
-difference of their pair scores, with its 95% interval.
+difference of their pair scores, with its 95% interval. PGN_A and PGN_B
+may each list several files with commas (the i-th of A against the i-th
+of B).
 ";
 
 /// The parsed command line, before files are read.
@@ -151,10 +153,12 @@ pub enum Command {
         name: String,
         files: Vec<PathBuf>,
     },
-    /// `-paired NAME_A PGN_A NAME_B PGN_B`: two runs pair by pair.
+    /// `-paired NAME_A PGN_A NAME_B PGN_B`: two runs pair by pair; a
+    /// side may list several files with commas, the i-th of A set
+    /// against the i-th of B.
     Paired {
-        a: (String, PathBuf),
-        b: (String, PathBuf),
+        a: (String, Vec<PathBuf>),
+        b: (String, Vec<PathBuf>),
     },
 }
 
@@ -216,17 +220,23 @@ fn parse_pool(values: &[String]) -> Result<Command, CliError> {
 
 /// `-paired NAME_A PGN_A NAME_B PGN_B`.
 fn parse_paired(values: &[String]) -> Result<Command, CliError> {
-    match values {
-        [na, fa, nb, fb] => Ok(Command::Paired {
-            a: (na.clone(), fa.into()),
-            b: (nb.clone(), fb.into()),
-        }),
-        _ => Err(CliError::BadValue {
-            flag: "-paired".into(),
-            value: values.join(" "),
-            reason: "needs NAME_A PGN_A NAME_B PGN_B".into(),
-        }),
+    let bad = |reason: &str| CliError::BadValue {
+        flag: "-paired".into(),
+        value: values.join(" "),
+        reason: reason.into(),
+    };
+    let [na, fa, nb, fb] = values else {
+        return Err(bad("needs NAME_A PGN_A NAME_B PGN_B"));
+    };
+    let files = |list: &str| list.split(',').map(PathBuf::from).collect::<Vec<_>>();
+    let (fa, fb) = (files(fa), files(fb));
+    if fa.len() != fb.len() {
+        return Err(bad("PGN_A and PGN_B must list as many files"));
     }
+    Ok(Command::Paired {
+        a: (na.clone(), fa),
+        b: (nb.clone(), fb),
+    })
 }
 
 /// Parses the arguments (without the program name).

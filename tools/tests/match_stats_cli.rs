@@ -99,6 +99,10 @@ fn bad_arguments_and_missing_games_are_reported() {
     let (ok, _, err) = run(&["-paired", "a", a]);
     assert!(!ok);
     assert!(err.contains("needs NAME_A PGN_A NAME_B PGN_B"), "{err}");
+    let two = format!("{a},{a}");
+    let (ok, _, err) = run(&["-paired", "a", &two, "a", a]);
+    assert!(!ok);
+    assert!(err.contains("must list as many files"), "{err}");
     let (ok, _, err) = run(&["-pool"]);
     assert!(!ok);
     assert!(err.contains("-pool NAME PGN..."), "{err}");

@@ -75,10 +75,10 @@ fn pool(name: &str, files: &[PathBuf]) -> ExitCode {
 }
 
 /// `-paired`.
-fn compare(a: &(String, PathBuf), b: &(String, PathBuf)) -> ExitCode {
+fn compare(a: &(String, Vec<PathBuf>), b: &(String, Vec<PathBuf>)) -> ExitCode {
     let run = || -> Result<String, String> {
-        let ea = games_of(&a.0, std::slice::from_ref(&a.1))?;
-        let eb = games_of(&b.0, std::slice::from_ref(&b.1))?;
+        let ea = games_of(&a.0, &a.1)?;
+        let eb = games_of(&b.0, &b.1)?;
         let d = paired(&ea, &eb).map_err(|e| e.to_string())?;
         Ok(d.line(&a.0, &b.0))
     };
