@@ -9,7 +9,7 @@
 //! logs; this reads them from the games themselves.
 
 use crate::pgn_games::{read_games, PgnGame};
-use crate::stats::{elo_line, elo_of_score, ptnml_line, score_line, Wdl};
+use crate::stats::{elo_line, elo_of_score, ptnml_counts_line, ptnml_line, score_line, Wdl};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -139,10 +139,7 @@ impl EngineGames {
         let t = self.ptnml();
         vec![
             score_line(&self.name, &opponent, &self.wdl),
-            format!(
-                "...      Ptnml(0-2): [{}, {}, {}, {}, {}]",
-                t[0], t[1], t[2], t[3], t[4]
-            ),
+            ptnml_counts_line(&t),
             ptnml_line(&t),
             elo_line(&self.wdl),
         ]

@@ -427,6 +427,15 @@ pub fn ptnml_interval(ptnml: &[u32; 5]) -> (f64, ScoreInterval) {
     (elo_of_score(s), score_interval(s, v, pairs))
 }
 
+/// `...      Ptnml(0-2): [3, 10, 40, 12, 5]` (the pair counts).
+pub fn ptnml_counts_line(ptnml: &[u32; 5]) -> String {
+    let t = ptnml;
+    format!(
+        "...      Ptnml(0-2): [{}, {}, {}, {}, {}]",
+        t[0], t[1], t[2], t[3], t[4]
+    )
+}
+
 /// `...      Ptnml Elo: 34.9 +/- 40.1` (pentanomial error bar).
 pub fn ptnml_line(ptnml: &[u32; 5]) -> String {
     let (elo, interval) = ptnml_interval(ptnml);

@@ -10,7 +10,9 @@ use crate::engine::{self, Engine, EngineConfig, EngineError, GameSetup};
 use crate::openings::OpeningBook;
 use crate::pgn::{self, PgnHeader};
 use crate::referee::{self, GameRecord, GameResult, RefereeConfig};
-use crate::stats::{elo_line, ptnml_line, score_line, wdl_text, Sprt, SprtDecision, Wdl};
+use crate::stats::{
+    elo_line, ptnml_counts_line, ptnml_line, score_line, wdl_text, Sprt, SprtDecision, Wdl,
+};
 use fers_core::{Color, Position};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::{HashMap, VecDeque};
@@ -561,11 +563,7 @@ pub fn run(mut config: TournamentConfig) -> Result<Summary, TournamentError> {
             wdl_text(&p.white_black)
         ));
         if config.repeat == 2 {
-            let t = p.ptnml;
-            printer.line(&format!(
-                "...      Ptnml(0-2): [{}, {}, {}, {}, {}]",
-                t[0], t[1], t[2], t[3], t[4]
-            ));
+            printer.line(&ptnml_counts_line(&p.ptnml));
             printer.line(&ptnml_line(&p.ptnml));
         }
         printer.line(&elo_line(&p.total));

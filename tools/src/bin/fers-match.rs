@@ -58,33 +58,28 @@ fn games_of(name: &str, files: &[PathBuf]) -> Result<EngineGames, String> {
     EngineGames::read(name, &texts).map_err(|e| e.to_string())
 }
 
-/// `-pool`.
+/// `-pool`: the runner's result lines.
 fn pool(name: &str, files: &[PathBuf]) -> ExitCode {
-    match games_of(name, files) {
-        Ok(e) => {
-            for line in e.lines() {
-                println!("{line}");
-            }
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("fers-match: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    report(games_of(name, files).map(|e| e.lines()))
 }
 
-/// `-paired`.
+/// `-paired`: one line.
 fn compare(a: &(String, Vec<PathBuf>), b: &(String, Vec<PathBuf>)) -> ExitCode {
-    let run = || -> Result<String, String> {
-        let ea = games_of(&a.0, &a.1)?;
-        let eb = games_of(&b.0, &b.1)?;
-        let d = paired(&ea, &eb).map_err(|e| e.to_string())?;
+    let line = || -> Result<String, String> {
+        let d =
+            paired(&games_of(&a.0, &a.1)?, &games_of(&b.0, &b.1)?).map_err(|e| e.to_string())?;
         Ok(d.line(&a.0, &b.0))
     };
-    match run() {
-        Ok(line) => {
-            println!("{line}");
+    report(line().map(|l| vec![l]))
+}
+
+/// Prints the lines, or the error on stderr with a failing status.
+fn report(lines: Result<Vec<String>, String>) -> ExitCode {
+    match lines {
+        Ok(lines) => {
+            for line in lines {
+                println!("{line}");
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {
