@@ -175,6 +175,30 @@ fn mirror_table(id: &NetId) -> Vec<u8> {
         .collect()
 }
 
+/// The square map of [`Network::transfer`] from a board of `from`'s size
+/// onto one of `to`'s: each of `to`'s files and ranks reads the nearest
+/// one at the same fraction of `from`'s (the identity on the same board;
+/// Capablanca's files a..j read chess's a b c c d e f f g h, so its king,
+/// queen, bishops, knights and rooks stand where chess's do).
+pub fn stretched_squares(from: &NetId, to: &NetId) -> Vec<usize> {
+    let stretch = |i: usize, n_to: u8, n_from: u8| {
+        let (n_to, n_from) = (n_to as usize, n_from as usize);
+        if n_to <= 1 {
+            0
+        } else {
+            // Round to nearest, ties up: i (n_from - 1) / (n_to - 1).
+            (2 * i * (n_from - 1) + n_to - 1) / (2 * (n_to - 1))
+        }
+    };
+    (0..to.squares())
+        .map(|s| {
+            let (file, rank) = (s % to.files as usize, s / to.files as usize);
+            stretch(rank, to.ranks, from.ranks) * from.files as usize
+                + stretch(file, to.files, from.files)
+        })
+        .collect()
+}
+
 /// FNV-1a, 64 bits.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
@@ -392,20 +416,36 @@ impl Network {
         }
     }
 
-    /// This network re-labelled for `to`, a variant on the same board
-    /// whose kind `k` takes the inputs of this network's kind `from[k]`:
-    /// Capablanca's network for Embassy (the same pieces), or chess's for
-    /// Almost chess (the queen's inputs for the chancellor). A related
-    /// game's network judges a variant far better than one trained on a
-    /// few of its own weak games, and serves as its teacher.
-    pub fn transfer(&self, to: NetId, from: &[usize]) -> Result<Network, NetError> {
-        if (to.files, to.ranks) != (self.id.files, self.id.ranks) {
+    /// This network re-labelled for `to`, a related variant: `to`'s kind
+    /// `k` reads the sum of the inputs of this network's kinds `from[k]`,
+    /// and `to`'s square `s` (`rank * files + file`) those of this
+    /// network's square `squares[s]` (see [`stretched_squares`] for
+    /// another board). Capablanca's network for Embassy (the same pieces),
+    /// chess's for Almost chess (the queen's inputs for the chancellor), or
+    /// chess's for Capablanca (the archbishop as a bishop and a knight on
+    /// one square, ten files read as eight). A related game's network
+    /// judges a variant far better than one trained on a few of its own
+    /// weak games, and serves as its teacher or as the start of its
+    /// training. Sums saturate at the weights' 16 bits.
+    pub fn transfer(
+        &self,
+        to: NetId,
+        from: &[Vec<usize>],
+        squares: &[usize],
+    ) -> Result<Network, NetError> {
+        if squares.len() != to.squares() || squares.iter().any(|&s| s >= self.squares) {
             return Err(NetError::Transfer(format!(
-                "{to} has another board than {}",
-                self.id
+                "a square map of {} entries below {} for {to}, whose board has {} squares",
+                squares.len(),
+                self.squares,
+                to.squares()
             )));
         }
-        if from.len() != to.kinds as usize || from.iter().any(|&k| k >= self.kinds) {
+        if from.len() != to.kinds as usize
+            || from
+                .iter()
+                .any(|ks| ks.is_empty() || ks.iter().any(|&k| k >= self.kinds))
+        {
             return Err(NetError::Transfer(format!(
                 "kinds {from:?} of {} for the {} kinds of {to}",
                 self.id, to.kinds
@@ -414,15 +454,23 @@ impl Network {
         let s = self.squares;
         let mut ft_w = Vec::with_capacity(to.inputs());
         for other in 0..2 {
-            for &k in from {
-                let at = (other * self.kinds + k) * s;
-                ft_w.extend_from_slice(&self.ft_w[at..at + s]);
+            for ks in from {
+                for &sq in squares {
+                    let mut row = Row([0; HIDDEN]);
+                    for &k in ks {
+                        let src = &self.ft_w[(other * self.kinds + k) * s + sq].0;
+                        for (w, &x) in row.0.iter_mut().zip(src) {
+                            *w = w.saturating_add(x);
+                        }
+                    }
+                    ft_w.push(row);
+                }
             }
         }
         Ok(Network {
             kinds: from.len(),
-            squares: s,
-            mirror: self.mirror.clone(),
+            squares: to.squares(),
+            mirror: mirror_table(&to),
             id: to,
             ft_w,
             ft_b: self.ft_b.clone(),
@@ -1243,8 +1291,11 @@ mod tests {
         let chess = fers_core::variant::chess();
         let almost = example("almost");
         let net = Network::embedded().expect("embedded");
+        let kinds = |ks: &[usize]| ks.iter().map(|&k| vec![k]).collect::<Vec<_>>();
+        let same = stretched_squares(&net.id, &NetId::of(almost));
+        assert_eq!(same, (0..64).collect::<Vec<_>>(), "the same board");
         let moved = net
-            .transfer(NetId::of(almost), &[0, 1, 2, 3, 5, 4])
+            .transfer(NetId::of(almost), &kinds(&[0, 1, 2, 3, 5, 4]), &same)
             .expect("same board");
         let moved = Network::parse(&moved.to_bytes()).expect("reads back");
         let map = NnueMap::with_network(almost, Arc::new(moved)).expect("fits almost");
@@ -1265,11 +1316,75 @@ mod tests {
                 break;
             }
         }
-        let refused = |id: NetId, from: &[usize]| {
-            matches!(net.transfer(id, from), Err(NetError::Transfer(_)))
+        let refused = |id: NetId, from: &[Vec<usize>], squares: &[usize]| {
+            matches!(net.transfer(id, from, squares), Err(NetError::Transfer(_)))
         };
-        assert!(refused(NetId::of(capablanca()), &[0; 8]), "another board");
-        assert!(refused(NetId::of(almost), &[0, 1, 2, 3, 4]), "a kind short");
-        assert!(refused(NetId::of(almost), &[0, 1, 2, 3, 4, 6]), "no kind 6");
+        let capa = NetId::of(capablanca());
+        assert!(refused(capa, &kinds(&[0; 8]), &same), "64 squares for 80");
+        assert!(
+            refused(NetId::of(almost), &kinds(&[0, 1, 2, 3, 4]), &same),
+            "a kind short"
+        );
+        assert!(
+            refused(NetId::of(almost), &kinds(&[0, 1, 2, 3, 4, 6]), &same),
+            "no kind 6"
+        );
+        assert!(
+            refused(NetId::of(almost), &vec![vec![]; 6], &same),
+            "a kind reading none"
+        );
+        assert!(
+            refused(NetId::of(almost), &kinds(&[0; 6]), &[64; 64]),
+            "no square 64"
+        );
+    }
+
+    /// The chess network onto Capablanca's 10x8 board: files a..j read
+    /// chess's a b c c d e f f g h, and each Capablanca kind's input row
+    /// is the sum of the rows of the chess kinds it is made of (the
+    /// archbishop a bishop and a knight, the chancellor a rook and a
+    /// knight), for both colours.
+    #[test]
+    fn a_network_transfers_to_another_board_and_compound_pieces() {
+        let net = Network::embedded().expect("embedded");
+        let capa = capablanca();
+        let id = NetId::of(capa);
+        let squares = stretched_squares(&net.id, &id);
+        let files: Vec<usize> = squares[..10].to_vec();
+        assert_eq!(files, [0, 1, 2, 2, 3, 4, 5, 5, 6, 7]);
+        assert_eq!(squares[79], 63, "j8 reads h8");
+        assert_eq!(squares[10 + 5], 8 + 4, "f2 reads e2");
+        // Chess kinds: p n b r q k. Capablanca's, by letter.
+        let of = |c: char| -> Vec<usize> {
+            match c {
+                'a' => vec![2, 1],
+                'c' => vec![3, 1],
+                _ => vec!["pnbrqk".find(c).expect("a chess letter")],
+            }
+        };
+        let from: Vec<Vec<usize>> = capa.pieces.iter().map(|p| of(p.letter)).collect();
+        let moved = net
+            .transfer(id.clone(), &from, &squares)
+            .expect("transfers");
+        let moved = Network::parse(&moved.to_bytes()).expect("reads back");
+        assert_eq!(moved.id, id);
+        let (kinds, s) = (capa.pieces.len(), 80);
+        for other in 0..2 {
+            for (k, ks) in from.iter().enumerate() {
+                for (sq, &src) in squares.iter().enumerate() {
+                    let mut want = [0i16; HIDDEN];
+                    for &c in ks {
+                        let row = net.feature_row((other * 6 + c) * 64 + src);
+                        for (w, &x) in want.iter_mut().zip(row) {
+                            *w = w.saturating_add(x);
+                        }
+                    }
+                    let got = moved.feature_row((other * kinds + k) * s + sq);
+                    assert_eq!(got, &want, "colour {other}, kind {k}, square {sq}");
+                }
+            }
+        }
+        assert_eq!(moved.feature_bias(), net.feature_bias());
+        assert_eq!(moved.output_bias(), net.output_bias());
     }
 }

@@ -152,7 +152,10 @@ fn the_chess_network_transfers_to_almost_chess() {
 
     args.extend(["-as", "c=q"]);
     let msg = run(&args);
-    assert!(msg.contains("kinds [0, 1, 2, 3, 5, 4] of chess"), "{msg}");
+    assert!(
+        msg.contains("kinds p=p n=n b=b r=r k=k c=q of chess"),
+        "{msg}"
+    );
     let (almost, _) =
         fers_tools::match_cli::resolve_variant("almost", Some(&examples.into())).expect("variant");
     let net = Arc::new(Network::load(&out).expect("the engine reads it"));
@@ -164,6 +167,34 @@ fn the_chess_network_transfers_to_almost_chess() {
         nnue::evaluate(&fers_core::Position::startpos(almost), &map),
         nnue::evaluate(&fers_core::Position::startpos(chess), &chess_map)
     );
+
+    // Onto Capablanca's 10x8 board, its compound pieces as sums of chess's;
+    // a malformed `-as` is an error naming it, and nothing is written.
+    let capa_out = dir.join("capablanca.nnue").display().to_string();
+    let mut args = vec!["-transfer", chess_net, &capa_out, "-variant", "capablanca"];
+    args.extend([
+        "-variantfile",
+        examples,
+        "-from",
+        "chess",
+        "-as",
+        "a=b+n,c=r+",
+    ]);
+    let bad = Command::new(env!("CARGO_BIN_EXE_fers-nnue"))
+        .args(&args)
+        .output()
+        .expect("fers-nnue runs");
+    assert!(!bad.status.success());
+    let why = String::from_utf8_lossy(&bad.stderr);
+    assert!(why.contains("not c=r+"), "{why}");
+    assert!(!std::path::Path::new(&capa_out).exists());
+    *args.last_mut().expect("the -as value") = "a=b+n,c=r+n";
+    let msg = run(&args);
+    assert!(msg.contains("a=b+n c=r+n of chess"), "{msg}");
+    let (capa, _) = fers_tools::match_cli::resolve_variant("capablanca", Some(&examples.into()))
+        .expect("variant");
+    let net = Arc::new(Network::load(&capa_out).expect("the engine reads it"));
+    NnueMap::with_network(capa, net).expect("fits capablanca");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -19,10 +19,11 @@
 //!   strong network (a residual one) labels data for a fast one;
 //! - `fers-nnue -transfer IN OUT -variant V [-variantfile F] [-from W]
 //!   [-as x=y,...]`: the network IN, trained for W (by default the variant
-//!   it names) on the same board, as a network for V, each kind reading
-//!   the inputs of W's kind of its letter or of the one `-as` gives
-//!   (`c=q`): a related game's network as a variant's first one, or its
-//!   teacher;
+//!   it names), as a network for V, each kind reading the inputs of W's
+//!   kind of its letter or of those `-as` gives (`c=q`; `a=b+n`, their
+//!   sum), each square those of W's square at the same place of its board
+//!   (Capablanca's ten files read chess's eight): a related game's network
+//!   as a variant's first one, its teacher, or the start of its training;
 //! - `fers-nnue -walk IN OUT PER SEED [-variant V] [-variantfile F]`:
 //!   random walks from the positions of IN (positions for a stronger
 //!   engine to label, `tools/py/label_positions.py`);
@@ -62,7 +63,7 @@ use std::sync::Arc;
 use fers_core::variant::Variant;
 use fers_core::{Color, Position};
 use fers_engine::evaluate::{evaluate, evaluate_network, EvalTables};
-use fers_engine::nnue::{NetId, Network, NnueMap, FLAG_RESIDUAL, HAND_UNIT, HIDDEN};
+use fers_engine::nnue::{self, NetId, Network, NnueMap, FLAG_RESIDUAL, HAND_UNIT, HIDDEN};
 use fers_tools::match_cli::resolve_variant;
 use fers_tools::nnue_data::{self, DataGen};
 use rand::seq::SliceRandom;
@@ -444,10 +445,12 @@ fn label(args: &[String]) -> ExitCode {
 }
 
 /// `-transfer IN OUT -variant V ...`: the network IN, trained for a
-/// variant on the same board (`-from W`, by default the one it names),
-/// written as a network for V, each kind of V reading the inputs of W's
-/// kind of the same letter, or of the letter `-as` gives it (`c=q`: the
-/// chancellor as the queen).
+/// variant W (`-from W`, by default the one it names), written as a
+/// network for V, each kind of V reading the inputs of W's kind of the same
+/// letter, or of the letters `-as` gives it (`c=q`: the chancellor as the
+/// queen; `a=b+n`: the archbishop as a bishop and a knight on one square).
+/// On another board each square reads W's at the same place
+/// (`nnue::stretched_squares`).
 fn transfer(args: &[String]) -> ExitCode {
     let usage = "usage: fers-nnue -transfer IN OUT -variant V [-variantfile F] [-from W] \
                  [-as x=y,...]";
@@ -464,10 +467,22 @@ fn transfer(args: &[String]) -> ExitCode {
                 "-from" => from = Some(x.as_str()),
                 "-as" => {
                     for pair in x.split(',') {
-                        let c: Vec<char> = pair.chars().collect();
-                        match c[..] {
-                            [to, '=', src] => alias.push((to, src)),
-                            _ => return Err(format!("-as takes letter=letter pairs, not {pair}")),
+                        // `c=q`, or a compound `a=b+n`: letters joined by `+`.
+                        let letter = |t: &str| {
+                            let mut c = t.chars();
+                            c.next().filter(|_| c.next().is_none())
+                        };
+                        let parsed = pair.split_once('=').and_then(|(to, src)| {
+                            let src: Option<Vec<char>> = src.split('+').map(letter).collect();
+                            Some((letter(to)?, src?))
+                        });
+                        match parsed {
+                            Some(p) => alias.push(p),
+                            None => {
+                                return Err(format!(
+                                    "-as takes letter=letter pairs (a compound: a=b+n), not {pair}"
+                                ))
+                            }
                         }
                     }
                 }
@@ -489,28 +504,50 @@ fn transfer(args: &[String]) -> ExitCode {
             .pieces
             .iter()
             .map(|p| {
-                let letter = alias
+                let letters = alias
                     .iter()
                     .find(|(to, _)| *to == p.letter)
-                    .map_or(p.letter, |(_, src)| *src);
-                source
-                    .pieces
+                    .map_or(vec![p.letter], |(_, src)| src.clone());
+                letters
                     .iter()
-                    .position(|q| q.letter == letter)
-                    .ok_or(format!(
-                        "{} has no piece '{letter}' for {}'s '{}': give one with -as {}=...",
-                        source.name, target.name, p.letter, p.letter
-                    ))
+                    .map(|&letter| {
+                        source
+                            .pieces
+                            .iter()
+                            .position(|q| q.letter == letter)
+                            .ok_or(format!(
+                            "{} has no piece '{letter}' for {}'s '{}': give one with -as {}=...",
+                            source.name, target.name, p.letter, p.letter
+                        ))
+                    })
+                    .collect::<Result<Vec<_>, _>>()
             })
             .collect::<Result<Vec<_>, _>>()?;
+        let to = NetId::of(target);
+        let squares = nnue::stretched_squares(&net.id, &to);
         let out = net
-            .transfer(NetId::of(target), &kinds)
+            .transfer(to, &kinds, &squares)
             .map_err(|e| e.to_string())?;
         std::fs::write(output, out.to_bytes())
             .map_err(|e| format!("cannot write {output}: {e}"))?;
+        // Each kind as `letter=source letters`, e.g. `a=b+n`.
+        let reads: Vec<String> = target
+            .pieces
+            .iter()
+            .zip(&kinds)
+            .map(|(p, ks)| {
+                let src: Vec<String> = ks
+                    .iter()
+                    .map(|&k| source.pieces[k].letter.to_string())
+                    .collect();
+                format!("{}={}", p.letter, src.join("+"))
+            })
+            .collect();
         Ok(format!(
-            "{output}: {input} for {}, kinds {kinds:?} of {}",
-            target.name, source.name
+            "{output}: {input} for {}, kinds {} of {}",
+            target.name,
+            reads.join(" "),
+            source.name
         ))
     };
     match run() {
