@@ -465,27 +465,7 @@ fn transfer(args: &[String]) -> ExitCode {
                 "-variant" => name = Some(x.as_str()),
                 "-variantfile" => vfile = Some(x.as_str()),
                 "-from" => from = Some(x.as_str()),
-                "-as" => {
-                    for pair in x.split(',') {
-                        // `c=q`, or a compound `a=b+n`: letters joined by `+`.
-                        let letter = |t: &str| {
-                            let mut c = t.chars();
-                            c.next().filter(|_| c.next().is_none())
-                        };
-                        let parsed = pair.split_once('=').and_then(|(to, src)| {
-                            let src: Option<Vec<char>> = src.split('+').map(letter).collect();
-                            Some((letter(to)?, src?))
-                        });
-                        match parsed {
-                            Some(p) => alias.push(p),
-                            None => {
-                                return Err(format!(
-                                    "-as takes letter=letter pairs (a compound: a=b+n), not {pair}"
-                                ))
-                            }
-                        }
-                    }
-                }
+                "-as" => alias.extend(parse_as(x)?),
                 _ => return Err(format!("bad option {a} {x}")),
             }
         }
@@ -500,29 +480,7 @@ fn transfer(args: &[String]) -> ExitCode {
                 NetId::of(source)
             ));
         }
-        let kinds = target
-            .pieces
-            .iter()
-            .map(|p| {
-                let letters = alias
-                    .iter()
-                    .find(|(to, _)| *to == p.letter)
-                    .map_or(vec![p.letter], |(_, src)| src.clone());
-                letters
-                    .iter()
-                    .map(|&letter| {
-                        source
-                            .pieces
-                            .iter()
-                            .position(|q| q.letter == letter)
-                            .ok_or(format!(
-                            "{} has no piece '{letter}' for {}'s '{}': give one with -as {}=...",
-                            source.name, target.name, p.letter, p.letter
-                        ))
-                    })
-                    .collect::<Result<Vec<_>, _>>()
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let kinds = source_kinds(target, source, &alias)?;
         let to = NetId::of(target);
         let squares = nnue::stretched_squares(&net.id, &to);
         let out = net
@@ -530,23 +488,10 @@ fn transfer(args: &[String]) -> ExitCode {
             .map_err(|e| e.to_string())?;
         std::fs::write(output, out.to_bytes())
             .map_err(|e| format!("cannot write {output}: {e}"))?;
-        // Each kind as `letter=source letters`, e.g. `a=b+n`.
-        let reads: Vec<String> = target
-            .pieces
-            .iter()
-            .zip(&kinds)
-            .map(|(p, ks)| {
-                let src: Vec<String> = ks
-                    .iter()
-                    .map(|&k| source.pieces[k].letter.to_string())
-                    .collect();
-                format!("{}={}", p.letter, src.join("+"))
-            })
-            .collect();
         Ok(format!(
             "{output}: {input} for {}, kinds {} of {}",
             target.name,
-            reads.join(" "),
+            describe_kinds(target, source, &kinds),
             source.name
         ))
     };
@@ -560,6 +505,74 @@ fn transfer(args: &[String]) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A kind's letter and the source letters it reads (`-as`).
+type Alias = (char, Vec<char>);
+
+/// `-as c=q,a=b+n`: each piece letter with the letters it reads, several
+/// joined by `+` for a compound piece.
+fn parse_as(x: &str) -> Result<Vec<Alias>, String> {
+    let letter = |t: &str| {
+        let mut c = t.chars();
+        c.next().filter(|_| c.next().is_none())
+    };
+    x.split(',')
+        .map(|pair| {
+            pair.split_once('=')
+                .and_then(|(to, src)| {
+                    let src: Option<Vec<char>> = src.split('+').map(letter).collect();
+                    Some((letter(to)?, src?))
+                })
+                .ok_or(format!(
+                    "-as takes letter=letter pairs (a compound: a=b+n), not {pair}"
+                ))
+        })
+        .collect()
+}
+
+/// For each of `target`'s kinds, the kinds of `source` whose inputs it
+/// reads: those of its own letter, or of the letters `alias` gives it.
+fn source_kinds(
+    target: &Variant,
+    source: &Variant,
+    alias: &[Alias],
+) -> Result<Vec<Vec<usize>>, String> {
+    let kind_of = |letter: char, for_letter: char| {
+        source
+            .pieces
+            .iter()
+            .position(|q| q.letter == letter)
+            .ok_or(format!(
+                "{} has no piece '{letter}' for {}'s '{for_letter}': give one with -as {for_letter}=...",
+                source.name, target.name
+            ))
+    };
+    target
+        .pieces
+        .iter()
+        .map(|p| match alias.iter().find(|(to, _)| *to == p.letter) {
+            Some((_, letters)) => letters.iter().map(|&l| kind_of(l, p.letter)).collect(),
+            None => Ok(vec![kind_of(p.letter, p.letter)?]),
+        })
+        .collect()
+}
+
+/// Each of `target`'s kinds as `letter=source letters`, e.g. `a=b+n`.
+fn describe_kinds(target: &Variant, source: &Variant, kinds: &[Vec<usize>]) -> String {
+    let reads: Vec<String> = target
+        .pieces
+        .iter()
+        .zip(kinds)
+        .map(|(p, ks)| {
+            let src: Vec<String> = ks
+                .iter()
+                .map(|&k| source.pieces[k].letter.to_string())
+                .collect();
+            format!("{}={}", p.letter, src.join("+"))
+        })
+        .collect();
+    reads.join(" ")
 }
 
 /// Plain arguments and `-flag value` pairs.
