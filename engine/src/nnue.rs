@@ -1386,5 +1386,19 @@ mod tests {
         }
         assert_eq!(moved.feature_bias(), net.feature_bias());
         assert_eq!(moved.output_bias(), net.output_bias());
+
+        // Judged by play's evaluation: a Capablanca position on files that
+        // map one to one (a b e f g i j onto a b d e f g h) scores as the
+        // chess position with the same pieces on those files, either side
+        // to move (Black's view mirrored on both boards).
+        let map = NnueMap::with_network(capa, Arc::new(moved)).expect("fits capablanca");
+        let chess_map = chess_map();
+        for stm in ["w", "b"] {
+            let there = format!("5k2nr/pp2p1p2p/10/10/10/10/PP2PPP3/R4K2N1 {stm} - - 0 1");
+            let here = format!("4k1nr/pp1p1p1p/8/8/8/8/PP1PPP2/R3K1N1 {stm} - - 0 1");
+            let there = Position::from_fen(capa, &there).expect("a Capablanca position");
+            let here = Position::from_fen(fers_core::variant::chess(), &here).expect("chess");
+            assert_eq!(evaluate(&there, &map), evaluate(&here, &chess_map), "{stm}");
+        }
     }
 }

@@ -19,6 +19,16 @@ fn run(args: &[&str]) -> String {
     err
 }
 
+/// Runs `fers-nnue`, which must fail; its error output.
+fn run_failing(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_fers-nnue"))
+        .args(args)
+        .output()
+        .expect("fers-nnue runs");
+    assert!(!out.status.success(), "fers-nnue {args:?} succeeded");
+    String::from_utf8_lossy(&out.stderr).to_string()
+}
+
 #[test]
 fn capablanca_selfplay_train_load_iterate() {
     let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../variants/examples.ini");
@@ -138,12 +148,7 @@ fn the_chess_network_transfers_to_almost_chess() {
     let common = ["-variant", "almost", "-variantfile", examples];
     let mut args = vec!["-transfer", chess_net, &out];
     args.extend(common);
-    let refused = Command::new(env!("CARGO_BIN_EXE_fers-nnue"))
-        .args(&args)
-        .output()
-        .expect("fers-nnue runs");
-    assert!(!refused.status.success());
-    let why = String::from_utf8_lossy(&refused.stderr);
+    let why = run_failing(&args);
     assert!(
         why.contains("no piece 'c'") && why.contains("-as c="),
         "{why}"
@@ -180,12 +185,7 @@ fn the_chess_network_transfers_to_almost_chess() {
         "-as",
         "a=b+n,c=r+",
     ]);
-    let bad = Command::new(env!("CARGO_BIN_EXE_fers-nnue"))
-        .args(&args)
-        .output()
-        .expect("fers-nnue runs");
-    assert!(!bad.status.success());
-    let why = String::from_utf8_lossy(&bad.stderr);
+    let why = run_failing(&args);
     assert!(why.contains("not c=r+"), "{why}");
     assert!(!std::path::Path::new(&capa_out).exists());
     *args.last_mut().expect("the -as value") = "a=b+n,c=r+n";
