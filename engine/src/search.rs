@@ -1118,10 +1118,12 @@ impl Worker {
                 && (!pos.see_exact() || pos.see_ge(m, 0, &self.eval.order_value)))
                 as i32;
             // A negative singular extension wins over a check's.
-            let ext = match m.same_head(n.tt_move) {
-                true if singular_ext < 0 => singular_ext,
-                true => check_ext.max(singular_ext),
-                false => check_ext,
+            let ext = if !m.same_head(n.tt_move) {
+                check_ext
+            } else if singular_ext < 0 {
+                singular_ext
+            } else {
+                check_ext.max(singular_ext)
             };
             let new_depth = depth - 1 + ext;
             searched += 1;
