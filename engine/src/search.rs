@@ -773,6 +773,18 @@ impl Worker {
             || (!pos.see_exact() && pos.attacked(m.to(), pos.side_to_move().flip()))
     }
 
+    /// The history bonus of a move that beat beta at `depth` (the malus of
+    /// those tried before it): Stockfish 15.1's `stat_bonus` doubled, since
+    /// fers's tables saturate at 16,384 where Stockfish's butterfly table
+    /// saturates at 7,183. It grows almost linearly with depth, so shallow
+    /// cuts teach the ordering too: +38.4 and +41.9 Elo (two seeds, 300
+    /// games each) in chess at 25,000 nodes against the old `16 depth²`
+    /// capped at 1,600 (docs/search.md).
+    #[inline]
+    fn stat_bonus(depth: i32) -> i32 {
+        (2 * ((12 * depth + 282) * depth - 349).min(1594)).max(0)
+    }
+
     fn update_history(&mut self, idx: usize, bonus: i32) {
         let h = &mut self.history[idx];
         *h += bonus - *h * bonus.abs() / 16384;
@@ -1372,7 +1384,7 @@ impl Worker {
         quiets: &MoveBuf<64>,
         captures: &MoveBuf<32>,
     ) {
-        let bonus = (depth * depth * 16).min(1600);
+        let bonus = Self::stat_bonus(depth);
         for &c in captures.as_slice() {
             if c != m {
                 let ci = self.capt_idx(pos, c);
