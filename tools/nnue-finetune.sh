@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Fine-tunes a chess network on the positions fers's own games reach,
+# labelled by Stockfish 15.1: the recipe of engine/nets/chess.nnue
+# (engine/nets/README.md, "The recipe: fine-tuning on fers's own
+# positions"). Records the sha256 of every file it makes in DIR/SHA256SUMS.
+#
+#   tools/nnue-finetune.sh DIR [CHUNKS] [POSITIONS] [DEPTH] [EPOCHS] [START]
+#
+# CHUNKS (default 135) self-play runs of 100 games each, two at a time, at
+# 1500 nodes a move after 8 random plies, seeds 1001, 1002, ...; the first
+# POSITIONS (default all) of their positions, without duplicates, are
+# labelled by Stockfish at DEPTH (default 7) in two parts (quiet best moves
+# only), and the starting network is trained on them for EPOCHS (default 8)
+# at a learning rate of 0.0002. The starting network is START (default: the
+# 4.9M-position network of b9ce972, taken from git; tools/nnue-rebuild.sh is
+# its recipe); it also plays the self-play games.
+# Every step is deterministic (fixed seeds and node counts, one-thread
+# Stockfish at a fixed depth, fers-nnue with 2 threads).
+#
+# Needs python3, /usr/games/stockfish (15.1) and release builds of fers-nnue:
+#   cargo build --release -p fers-tools --bin fers-nnue
+set -euo pipefail
+dir=${1:?usage: tools/nnue-finetune.sh DIR [CHUNKS] [POSITIONS] [DEPTH] [EPOCHS] [START]}
+chunks=${2:-135}
+positions=${3:-all}
+depth=${4:-7}
+epochs=${5:-8}
+start=${6:-}
+root="$(cd "$(dirname "$0")/.." && pwd)"
+nnue="$root/target/release/fers-nnue"
+[ -x "$nnue" ] || { echo "build fers-nnue first: cargo build --release -p fers-tools --bin fers-nnue" >&2; exit 1; }
+mkdir -p "$dir"
+cd "$dir"
+rm -f start.nnue sp-*.txt all.fen use.fen l-*.txt chess-ft.nnue SHA256SUMS
+if [ -n "$start" ]; then
+    cp "$start" start.nnue
+else
+    git -C "$root" show b9ce972:engine/nets/chess.nnue > start.nnue
+fi
+
+# 1. Self-play: fers with the starting network, two runs at a time.
+for ((c = 0; c < chunks; c += 2)); do
+    pids=()
+    for s in $((1001 + c)) $((1002 + c)); do
+        [ $((s - 1001)) -lt "$chunks" ] || continue
+        "$nnue" -selfplay "sp-$s.txt" -games 100 -nodes 1500 -random 8 -seed "$s" \
+            -evalfile start.nnue & pids+=($!)
+    done
+    for p in "${pids[@]}"; do wait "$p"; done
+done
+
+# 2. Each position once (board, side, castling, en passant), in seed order.
+for ((s = 1001; s < 1001 + chunks; s++)); do cat "sp-$s.txt"; done |
+    awk -F';' '{ split($1, a, " "); k = a[1] " " a[2] " " a[3] " " a[4];
+                 if (!(k in seen)) { seen[k] = 1; print $1 } }' > all.fen
+if [ "$positions" = all ]; then cp all.fen use.fen; else head -n "$positions" all.fen > use.fen; fi
+
+# 3. Stockfish's labels, two parts.
+python3 "$root/tools/py/label_positions.py" use.fen l-0.txt "$depth" 0 2 & p0=$!
+python3 "$root/tools/py/label_positions.py" use.fen l-1.txt "$depth" 1 2 & p1=$!
+wait "$p0"; wait "$p1"
+
+# 4. The starting network, trained further.
+"$nnue" chess-ft.nnue l-0.txt l-1.txt -init start.nnue \
+    -epochs "$epochs" -lr 0.0002 -batch 16384 -seed 1 -threads 2 2> train.log
+
+wc -l all.fen use.fen l-*.txt
+sha256sum start.nnue all.fen use.fen l-*.txt chess-ft.nnue | tee SHA256SUMS
+tail -1 train.log
