@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
 # Rebuilds the data of the chess network and trains it, the recipe of
-# engine/nets/chess.nnue (engine/nets/README.md), and records the sha256 of
-# every file it makes in DIR/SHA256SUMS.
+# b9ce972's engine/nets/chess.nnue, the starting point that
+# tools/nnue-finetune.sh trains into the shipped network
+# (engine/nets/README.md), and records the sha256 of every file it makes in
+# DIR/SHA256SUMS.
 #
 #   tools/nnue-rebuild.sh DIR [STEP] [EPOCHS]
 #
 # STEP (default 1) plays every STEP-th opening only: STEP=1 is the full run
 # (hours on 2 cores: about 1.2M Stockfish searches to label), a large STEP a
 # rehearsal that checks the pipeline in minutes. EPOCHS defaults to 30, the
-# shipped network's. Every step is deterministic (fixed seeds, one-thread
+# b9ce972 network's. Every step is deterministic (fixed seeds, one-thread
 # Stockfish at a fixed depth, fers-nnue with 2 threads), so two runs with the
 # same arguments on the same binaries give the same SHA256SUMS.
 #
-# Needs python3 with python-chess, /usr/games/stockfish (15.1 for the
-# shipped network), and a release build of fers-nnue:
+# Needs python3 with python-chess, /usr/games/stockfish (15.1 for b9ce972's
+# network), and a release build of fers-nnue:
 #   cargo build --release -p fers-tools --bin fers-nnue
 set -euo pipefail
 dir=${1:?usage: tools/nnue-rebuild.sh DIR [STEP] [EPOCHS]}
