@@ -6,7 +6,7 @@
 #
 #   tools/nnue-finetune.sh DIR [CHUNKS] [POSITIONS] [DEPTH] [EPOCHS] [START]
 #
-# CHUNKS (default 135) self-play runs of 100 games each, two at a time, at
+# CHUNKS (default 135) self-play runs of GAMES (below) games each, two at a time, at
 # 1500 nodes a move after 8 random plies, seeds 1001, 1002, ...; the first
 # POSITIONS (default all) of their positions, without duplicates, are
 # labelled by Stockfish at DEPTH (default 7) in two parts (quiet best moves
@@ -16,6 +16,19 @@
 # its recipe); it also plays the self-play games.
 # Every step is deterministic (fixed seeds and node counts, one-thread
 # Stockfish at a fixed depth, fers-nnue with 2 threads).
+#
+# Any other variant, file variants included, through the environment:
+#   VARIANT=NAME       play and train NAME (default chess); START is then
+#                      required (the variant's network to start from)
+#   VARIANTFILE=FILE   the file defining it (default variants/examples.ini)
+#   GAMES=N            games per self-play run (default 100)
+#   SEED0=S            the first run's seed (default 1001)
+# A variant other than chess is labelled by Fairy-Stockfish
+# (/usr/games/fairy-stockfish, `UCI_Variant NAME`), so NAME must be one
+# of its variants too; a game it does not know has no teacher, and its
+# network learns from the self-play's own scores instead (docs/networks.md).
+#   VARIANT=capablanca GAMES=500 SEED0=2001 \
+#     tools/nnue-finetune.sh DIR 12 all 7 4 variants/nets/capablanca.nnue
 #
 # Needs python3, /usr/games/stockfish (15.1) and release builds of fers-nnue:
 #   cargo build --release -p fers-tools --bin fers-nnue
@@ -27,11 +40,24 @@ depth=${4:-7}
 epochs=${5:-8}
 start=${6:-}
 root="$(cd "$(dirname "$0")/.." && pwd)"
+[ -z "$start" ] || start="$(cd "$(dirname "$start")" && pwd)/$(basename "$start")"
+variant=${VARIANT:-chess}
+games=${GAMES:-100}
+seed0=${SEED0:-1001}
+vargs=()
+label_vargs=()
+if [ "$variant" != chess ]; then
+    [ -n "$start" ] || { echo "VARIANT=$variant needs START, the network to start from" >&2; exit 1; }
+    vfile=${VARIANTFILE:-$root/variants/examples.ini}
+    vfile="$(cd "$(dirname "$vfile")" && pwd)/$(basename "$vfile")"
+    vargs=(-variant "$variant" -variantfile "$vfile")
+    label_vargs=(--variant "$variant")
+fi
 nnue="$root/target/release/fers-nnue"
 [ -x "$nnue" ] || { echo "build fers-nnue first: cargo build --release -p fers-tools --bin fers-nnue" >&2; exit 1; }
 mkdir -p "$dir"
 cd "$dir"
-rm -f start.nnue sp-*.txt all.fen use.fen l-*.txt chess-ft.nnue SHA256SUMS
+rm -f start.nnue sp-*.txt all.fen use.fen l-*.txt ./*-ft.nnue SHA256SUMS
 if [ -n "$start" ]; then
     cp "$start" start.nnue
 else
@@ -41,29 +67,29 @@ fi
 # 1. Self-play: fers with the starting network, two runs at a time.
 for ((c = 0; c < chunks; c += 2)); do
     pids=()
-    for s in $((1001 + c)) $((1002 + c)); do
-        [ $((s - 1001)) -lt "$chunks" ] || continue
-        "$nnue" -selfplay "sp-$s.txt" -games 100 -nodes 1500 -random 8 -seed "$s" \
-            -evalfile start.nnue & pids+=($!)
+    for s in $((seed0 + c)) $((seed0 + 1 + c)); do
+        [ $((s - seed0)) -lt "$chunks" ] || continue
+        "$nnue" -selfplay "sp-$s.txt" "${vargs[@]}" -games "$games" -nodes 1500 -random 8 \
+            -seed "$s" -evalfile start.nnue & pids+=($!)
     done
     for p in "${pids[@]}"; do wait "$p"; done
 done
 
 # 2. Each position once (board, side, castling, en passant), in seed order.
-for ((s = 1001; s < 1001 + chunks; s++)); do cat "sp-$s.txt"; done |
+for ((s = seed0; s < seed0 + chunks; s++)); do cat "sp-$s.txt"; done |
     awk -F';' '{ split($1, a, " "); k = a[1] " " a[2] " " a[3] " " a[4];
                  if (!(k in seen)) { seen[k] = 1; print $1 } }' > all.fen
 if [ "$positions" = all ]; then cp all.fen use.fen; else head -n "$positions" all.fen > use.fen; fi
 
 # 3. Stockfish's labels, two parts.
-python3 "$root/tools/py/label_positions.py" use.fen l-0.txt "$depth" 0 2 & p0=$!
-python3 "$root/tools/py/label_positions.py" use.fen l-1.txt "$depth" 1 2 & p1=$!
+python3 "$root/tools/py/label_positions.py" use.fen l-0.txt "$depth" 0 2 "${label_vargs[@]}" & p0=$!
+python3 "$root/tools/py/label_positions.py" use.fen l-1.txt "$depth" 1 2 "${label_vargs[@]}" & p1=$!
 wait "$p0"; wait "$p1"
 
 # 4. The starting network, trained further.
-"$nnue" chess-ft.nnue l-0.txt l-1.txt -init start.nnue \
+"$nnue" "$variant-ft.nnue" l-0.txt l-1.txt "${vargs[@]}" -init start.nnue \
     -epochs "$epochs" -lr 0.0002 -batch 16384 -seed 1 -threads 2 2> train.log
 
 wc -l all.fen use.fen l-*.txt
-sha256sum start.nnue all.fen use.fen l-*.txt chess-ft.nnue | tee SHA256SUMS
+sha256sum start.nnue all.fen use.fen l-*.txt "$variant-ft.nnue" | tee SHA256SUMS
 tail -1 train.log
