@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
-# Fine-tunes a chess network on the positions fers's own games reach,
-# labelled by Stockfish 15.1: the recipe of engine/nets/chess.nnue
-# (engine/nets/README.md, "The recipe: fine-tuning on fers's own
-# positions"). Records the sha256 of every file it makes in DIR/SHA256SUMS.
+# Fine-tunes a network (chess's unless VARIANT says otherwise, below) on
+# the positions fers's own games reach, labelled by Stockfish 15.1: the
+# recipe of engine/nets/chess.nnue (engine/nets/README.md, "The recipe:
+# fine-tuning on fers's own positions"). Records the sha256 of every file
+# it makes in DIR/SHA256SUMS.
 #
 #   tools/nnue-finetune.sh DIR [CHUNKS] [POSITIONS] [DEPTH] [EPOCHS] [START]
 #
-# CHUNKS (default 135) self-play runs of GAMES (below) games each, two at a time, at
-# 1500 nodes a move after 8 random plies, seeds 1001, 1002, ...; the first
-# POSITIONS (default all) of their positions, without duplicates, are
-# labelled by Stockfish at DEPTH (default 7) in two parts (quiet best moves
-# only), and the starting network is trained on them for EPOCHS (default 8)
-# at a learning rate of 0.0002. The starting network is START (default: the
-# 4.9M-position network of b9ce972, taken from git; tools/nnue-rebuild.sh is
-# its recipe); it also plays the self-play games.
+# CHUNKS (default 135) self-play runs of GAMES (below) games each, two at a
+# time, at 1500 nodes a move after 8 random plies, seeds 1001, 1002, ...
+# (SEED0, below); the first POSITIONS (default all) of their positions,
+# without duplicates, are labelled by Stockfish at DEPTH (default 7) in two
+# parts (quiet best moves only), and the starting network is trained on
+# them for EPOCHS (default 8) at a learning rate of 0.0002. The starting
+# network is START (default: the 4.9M-position network of b9ce972, taken
+# from git; tools/nnue-rebuild.sh is its recipe); it also plays the
+# self-play games.
 # Every step is deterministic (fixed seeds and node counts, one-thread
 # Stockfish at a fixed depth, fers-nnue with 2 threads).
 #
@@ -24,13 +26,17 @@
 #   GAMES=N            games per self-play run (default 100)
 #   SEED0=S            the first run's seed (default 1001)
 # A variant other than chess is labelled by Fairy-Stockfish
-# (/usr/games/fairy-stockfish, `UCI_Variant NAME`), so NAME must be one
-# of its variants too; a game it does not know has no teacher, and its
-# network learns from the self-play's own scores instead (docs/networks.md).
+# (/usr/games/fairy-stockfish, `UCI_Variant NAME`), so this script needs
+# NAME to be one of its variants too. For a game it does not know, train
+# on the self-play's own scores instead (`fers-nnue OUT sp-*.txt -variant
+# NAME ...`, docs/networks.md). The eleventh session's Capablanca run,
+# from network 8:
+#   git show 1d6ef2d:variants/nets/capablanca.nnue > net8.nnue
 #   VARIANT=capablanca GAMES=500 SEED0=2001 \
-#     tools/nnue-finetune.sh DIR 12 all 7 4 variants/nets/capablanca.nnue
+#     tools/nnue-finetune.sh DIR 12 253149 7 8 net8.nnue
 #
-# Needs python3, /usr/games/stockfish (15.1) and release builds of fers-nnue:
+# Needs python3, /usr/games/stockfish (15.1; Fairy-Stockfish for a variant)
+# and release builds of fers-nnue:
 #   cargo build --release -p fers-tools --bin fers-nnue
 set -euo pipefail
 dir=${1:?usage: tools/nnue-finetune.sh DIR [CHUNKS] [POSITIONS] [DEPTH] [EPOCHS] [START]}
