@@ -34,10 +34,13 @@
 #   git show 1d6ef2d:variants/nets/capablanca.nnue > net8.nnue
 #   VARIANT=capablanca GAMES=500 SEED0=2001 \
 #     tools/nnue-finetune.sh DIR 12 253149 7 8 net8.nnue
-# The shipped chess network is the second generation, started from the
-# first (the default START's fine-tuned network):
+# The shipped chess network is the third generation, started from the
+# second, which was started from the first (the default START's
+# fine-tuned network):
 #   git show 52da004:engine/nets/chess.nnue > gen1.nnue
-#   SEED0=3001 tools/nnue-finetune.sh DIR 135 all 7 8 gen1.nnue
+#   SEED0=3001 tools/nnue-finetune.sh DIR 135 all 7 8 gen1.nnue  # the second
+#   git show f19368d:engine/nets/chess.nnue > gen2.nnue
+#   SEED0=4001 tools/nnue-finetune.sh DIR 135 all 7 8 gen2.nnue  # the third
 #
 # Needs python3, /usr/games/stockfish (15.1; Fairy-Stockfish for a variant)
 # and release builds of fers-nnue:
