@@ -4,6 +4,7 @@
 
 use crate::events::SearchEvent;
 use crate::search::Reporter;
+use crate::stats;
 use crate::thread::SearchPool;
 use crate::timeman::Limits;
 use fers_core::{variant, Game, Position};
@@ -38,6 +39,7 @@ pub fn run(depth: i32, out: &dyn Fn(&str)) -> (u64, u64) {
     let v = variant::chess();
     let mut pool = SearchPool::new(16);
     let quiet: Reporter = Arc::new(|_: &SearchEvent| {});
+    stats::reset();
     let start = Instant::now();
     let mut total = 0u64;
     for (i, fen) in POSITIONS.iter().enumerate() {
@@ -75,6 +77,11 @@ pub fn run(depth: i32, out: &dyn Fn(&str)) -> (u64, u64) {
     out(&format!("Total time (ms) : {ms}"));
     out(&format!("Nodes searched  : {total}"));
     out(&format!("Nodes/second    : {nps}"));
+    // The census (built with the `stats` feature) before the last line,
+    // which scripts read.
+    for line in stats::report(total) {
+        out(&format!("info string {line}"));
+    }
     out(&format!("{total} nodes {nps} nps"));
     (total, nps)
 }

@@ -14,6 +14,7 @@ pub mod options;
 pub mod pawns;
 pub mod protocol;
 pub mod search;
+pub mod stats;
 #[cfg(test)]
 mod test_support;
 pub mod thread;

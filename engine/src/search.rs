@@ -15,6 +15,7 @@ use crate::evaluate::{evaluate_lazy_cached, EvalTables, DRAW};
 use crate::events::{legal_prefix, Bound as ScoreBound, Score, SearchEvent, SearchInfo};
 use crate::nnue::{NnueStack, HAND_UNIT};
 use crate::pawns::PawnCache;
+use crate::stats::{self, Stat};
 use crate::timeman::Budget;
 use crate::tt::{Bound, TranspositionTable, TtEntry, NO_EVAL};
 use crate::wormhole_solve::{self, Solver};
@@ -828,6 +829,13 @@ impl Worker {
             return alpha;
         }
 
+        stats::bump(if pv_node {
+            Stat::PvNode
+        } else if cut_node {
+            Stat::CutNode
+        } else {
+            Stat::AllNode
+        });
         let key = pos.key();
         // A singular-extension search of this node leaves one move out: it
         // must not take the table's result for the whole node, nor store one.
@@ -835,6 +843,7 @@ impl Worker {
         let tte = self.tt.probe(key, ply as i32);
         if let Some(e) = tte {
             if !pv_node && excluded.is_none() && e.depth >= depth && e.cuts(alpha, beta) {
+                stats::bump(Stat::TtCut);
                 return e.score;
             }
         }
@@ -872,6 +881,7 @@ impl Worker {
                 if let Some(s) =
                     self.probcut(pos, pc_beta, static_eval, raw_eval, depth, ply, cut_node)
                 {
+                    stats::bump(Stat::ProbCutCut);
                     return s;
                 }
             }
@@ -959,6 +969,7 @@ impl Worker {
             && static_eval.abs() < MATE_IN_MAX
             && static_eval - 130 * (depth - n.improving as i32) >= beta
         {
+            stats::bump(Stat::ReverseFutility);
             return Some(static_eval);
         }
         if !skip_null
@@ -968,7 +979,9 @@ impl Worker {
             && self.eval.null_move_ok
             && self.eval.non_pawn_material(pos, pos.side_to_move()) > 0
         {
+            stats::bump(Stat::NullMoveTried);
             if let Some(s) = self.null_move(pos, n, beta) {
+                stats::bump(Stat::NullMoveCut);
                 return Some(s);
             }
         }
@@ -976,6 +989,7 @@ impl Worker {
         if depth <= 2 && static_eval + 300 + 150 * depth < alpha {
             let q = self.qsearch(pos, alpha, beta, n.ply, 0, false);
             if q < alpha {
+                stats::bump(Stat::Razor);
                 return Some(q);
             }
         }
@@ -1039,6 +1053,7 @@ impl Worker {
             return Ok(0);
         }
         let sbeta = e.score - 2 * depth;
+        stats::bump(Stat::SingularTried);
         self.excluded[ply] = n.tt_move;
         let v = self.search(
             pos,
@@ -1055,8 +1070,10 @@ impl Worker {
             return Err(0);
         }
         if v < sbeta {
+            stats::bump(Stat::SingularExtended);
             Ok(1)
         } else if sbeta >= beta {
+            stats::bump(Stat::MultiCut);
             Err(sbeta)
         } else if e.score >= beta {
             Ok(-1)
@@ -1139,6 +1156,9 @@ impl Worker {
                 check_ext.max(singular_ext)
             };
             let new_depth = depth - 1 + ext;
+            if check_ext > 0 {
+                stats::bump(Stat::CheckExtension);
+            }
             searched += 1;
             // Kept for the history updates at a cut; past capacity dropped.
             if quiet {
@@ -1319,9 +1339,11 @@ impl Worker {
         }
         let mut score = at(self, alpha, alpha + 1, new_depth - r, true);
         if score > alpha && r > 0 {
+            stats::bump(Stat::LmrResearch);
             score = at(self, alpha, alpha + 1, new_depth, !n.cut);
         }
         if n.pv && score > alpha && score < beta {
+            stats::bump(Stat::PvsResearch);
             score = at(self, alpha, beta, new_depth, false);
         }
         score
@@ -1456,8 +1478,10 @@ impl Worker {
             self.keys.push(key);
             self.move_stack[ply] = m;
             self.ctx[ply] = self.piece_to(pos, m);
+            stats::bump(Stat::ProbCutQs);
             let mut s = -self.qsearch(&child, -pc_beta, -pc_beta + 1, ply + 1, 1, gives_check);
             if s >= pc_beta {
+                stats::bump(Stat::ProbCutSearch);
                 s = -self.search(
                     &child,
                     -pc_beta,
@@ -1517,10 +1541,18 @@ impl Worker {
         if ply >= MAX_PLY {
             return self.evaluate(pos, ply);
         }
+        stats::bump(match (in_check, qdepth) {
+            (true, _) => Stat::QsInCheck,
+            (false, 0) => Stat::QsFirst,
+            (false, 1..=2) => Stat::QsPly2To3,
+            (false, 3..=5) => Stat::QsPly4To6,
+            _ => Stat::QsDeeper,
+        });
         let key = pos.key();
         let tte = self.tt.probe(key, ply as i32);
         if let Some(e) = tte {
             if e.cuts(alpha, beta) {
+                stats::bump(Stat::QsTtCut);
                 return e.score;
             }
         }
@@ -1540,6 +1572,7 @@ impl Worker {
             }
             stand_pat = self.corrected(pos, raw);
             if stand_pat >= beta {
+                stats::bump(Stat::StandPat);
                 if tte.is_none() && raw_eval != NO_EVAL {
                     self.tt.store(
                         key,
@@ -1670,6 +1703,7 @@ impl Worker {
     /// scores and PVs and sorts them. Returns the best score.
     fn root_search(&mut self, pos: &Position, mut alpha: i32, beta: i32, depth: i32) -> i32 {
         let ply = 0;
+        stats::bump(Stat::RootSearch);
         self.pv_len[0] = 0;
         let key = pos.key();
         let in_check = pos.in_check();
