@@ -39,9 +39,11 @@ pub enum Stat {
     ProbCutSearch,
     ProbCutCut,
     /// Singular extension: searches without the table's move, those that
-    /// extended it, and multi-cuts.
+    /// extended it (by one ply or two), those that extended it by two,
+    /// and multi-cuts.
     SingularTried,
     SingularExtended,
+    DoubleExtended,
     MultiCut,
     CheckExtension,
     /// Re-searches: a reduced move at full depth, a PV move with the full
@@ -52,7 +54,7 @@ pub enum Stat {
 }
 
 /// The entries, in the order `bench` prints them.
-pub const ALL: [Stat; 25] = [
+pub const ALL: [Stat; 26] = [
     Stat::PvNode,
     Stat::CutNode,
     Stat::AllNode,
@@ -73,6 +75,7 @@ pub const ALL: [Stat; 25] = [
     Stat::ProbCutCut,
     Stat::SingularTried,
     Stat::SingularExtended,
+    Stat::DoubleExtended,
     Stat::MultiCut,
     Stat::CheckExtension,
     Stat::LmrResearch,
