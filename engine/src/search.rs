@@ -249,7 +249,7 @@ const LMR_DIVISOR: f64 = 1.8;
 /// A singular search that fails this far below its bound extends the
 /// table's move by two plies (outside PV nodes), ...
 const DOUBLE_EXT_MARGIN: i32 = 40;
-/// ... at most this many times on one path, and only above ply
+/// ... at most this many times on one path, and only at plies below
 /// `2 * root_depth`, so that the depth cannot run away.
 const MAX_DOUBLE_EXTS: u8 = 8;
 /// Deepest node whose late quiet moves are pruned by move count.
