@@ -3,8 +3,9 @@
 //! fires. Compiled in only with the `stats` feature
 //! (`cargo build --release -p fers-engine --features stats`); without it
 //! `bump` is empty and the counters do not exist, so the search pays
-//! nothing. `bench` prints the census after its totals, as shares of the
-//! nodes it counted (docs/search.md, seventeenth session, reads one).
+//! nothing. `bench` prints the census after its totals and before its
+//! last line, as shares of the nodes it counted (docs/search.md,
+//! seventeenth session, reads one).
 
 /// What the search counts. A node is one call of `search` (at depth > 0)
 /// or of `qsearch`; the other entries are events at those nodes.
@@ -152,7 +153,9 @@ mod tests {
         bump(Stat::PvNode);
         let lines = report(4);
         if ENABLED {
-            // Other tests may search at the same time: at least these two.
+            // Searches of other tests may add to the count, hence "at
+            // least"; a `bench` among them would reset it, so `.ci/run`
+            // runs these tests alone (`--lib stats`).
             assert_eq!(lines.len(), ALL.len());
             let fields: Vec<&str> = lines[0].split_whitespace().collect();
             assert_eq!(fields[..2], ["stat", "PvNode"], "{}", lines[0]);
