@@ -873,6 +873,9 @@ impl Worker {
             excluded,
         };
         self.killers[ply + 1] = [Move::NONE; 2];
+        // A child inherits the path's double extensions (the null move's,
+        // ProbCut's); `search_moves` adds its own move by move.
+        self.double_exts[ply + 1] = self.double_exts[ply];
 
         if !pv_node && !in_check && excluded.is_none() {
             if let Some(s) = self.prune_node(pos, &n, alpha, beta, skip_null) {
@@ -1012,7 +1015,6 @@ impl Worker {
         let r = 3 + depth / 4 + ((n.static_eval - beta) / 200).min(3);
         let mut child = pos.clone();
         child.play_null();
-        self.double_exts[ply + 1] = self.double_exts[ply];
         self.keys.push(n.key);
         self.move_stack[ply] = Move::NONE;
         self.ctx[ply] = NO_CTX;
@@ -1498,7 +1500,6 @@ impl Worker {
                 continue;
             }
             let gives_check = self.eval.may_give_check(pos, m) && child.in_check();
-            self.double_exts[ply + 1] = self.double_exts[ply];
             self.keys.push(key);
             self.move_stack[ply] = m;
             self.ctx[ply] = self.piece_to(pos, m);
@@ -1733,6 +1734,7 @@ impl Worker {
         let in_check = pos.in_check();
         let mut best = -INF;
         let start = self.pv_idx;
+        self.double_exts[1] = 0; // no double extension above the root's children
         for i in start..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             let mut child = pos.clone();
@@ -1743,7 +1745,6 @@ impl Worker {
             self.keys.push(key);
             self.move_stack[0] = m;
             self.ctx[0] = self.piece_to(pos, m);
-            self.double_exts[1] = 0;
             self.seldepth = self.seldepth.max(1);
             let mut score;
             let n = i - start + 1;
