@@ -411,7 +411,7 @@ impl Position {
 
     /// Plies played by fers's count: two a full move, one more with Black
     /// to move.
-    fn plies_played(&self) -> i32 {
+    pub fn plies_played(&self) -> i32 {
         (self.fullmove as i32 - 1) * 2 + (self.side == Color::Black) as i32
     }
 

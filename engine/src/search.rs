@@ -16,7 +16,7 @@ use crate::events::{legal_prefix, Bound as ScoreBound, Score, SearchEvent, Searc
 use crate::nnue::{NnueStack, HAND_UNIT};
 use crate::pawns::PawnCache;
 use crate::stats::{self, Stat};
-use crate::timeman::Budget;
+use crate::timeman::{Budget, ClockMemory, IterationClock};
 use crate::tt::{Bound, TranspositionTable, TtEntry, NO_EVAL};
 use crate::wormhole_solve::{self, Solver};
 use fers_core::moves::{MoveBuf, MAX_MOVES};
@@ -159,6 +159,10 @@ pub struct Worker {
     lmr: Vec<[u8; 64]>,
     pub completed_depth: i32,
     pub root_pos: Option<Position>,
+    /// New best moves at the root in the current iteration (first line).
+    best_changes: u32,
+    /// What the last search of the game told time management.
+    clock: ClockMemory,
 }
 
 /// Quiescence plies after which a quiet move's check no longer makes the
@@ -211,6 +215,7 @@ pub struct Memory {
     pawns: Box<PawnCache>,
     /// The endgame solver's table (finite win/loss games only).
     solver: Option<Box<Solver>>,
+    clock: ClockMemory,
 }
 
 /// No continuation context (root, null move).
@@ -306,6 +311,7 @@ impl Worker {
             corr: vec![0; 2 * CORR_SIZE],
             pawns: Box::default(),
             solver: None,
+            clock: ClockMemory::default(),
         });
         let solver = if wormhole_solve::applies(eval.variant) {
             Some(memory.solver.unwrap_or_default())
@@ -348,6 +354,8 @@ impl Worker {
             lmr,
             completed_depth: 0,
             root_pos: None,
+            best_changes: 0,
+            clock: memory.clock,
         }
     }
 
@@ -362,6 +370,7 @@ impl Worker {
             corr: self.corr,
             pawns: self.pawns,
             solver: self.solver,
+            clock: self.clock,
         }
     }
 
@@ -1803,6 +1812,9 @@ impl Worker {
             if self.stopped() {
                 break;
             }
+            if n > 1 && score > alpha && self.pv_idx == 0 {
+                self.best_changes += 1;
+            }
             let rm = &mut self.root_moves[i];
             if n == 1 || score > alpha {
                 rm.score = score;
@@ -1847,7 +1859,7 @@ impl Worker {
         }
         let multipv = multipv.clamp(1, self.root_moves.len());
         let mut last_best = Move::NONE;
-        let mut stable = 0;
+        let mut clock = IterationClock::new(self.clock);
         for depth in 1..=max_depth.min(MAX_PLY as i32 - 4) {
             // Lazy SMP: helpers skip some depths so threads diverge.
             if self.id > 0 && depth > 2 && (depth + self.id as i32) % 3 == 0 {
@@ -1925,31 +1937,24 @@ impl Worker {
             if self.id != 0 {
                 continue;
             }
-            let best = &self.root_moves[0];
+            let (best_mv, best_score) = (self.root_moves[0].mv, self.root_moves[0].score);
             if let Some(n) = mate_limit {
-                if best.score >= MATE - 2 * n as i32 {
+                if best_score >= MATE - 2 * n as i32 {
                     break;
                 }
             }
-            if best.mv == last_best {
-                stable += 1;
-            } else {
-                stable = 0;
-                last_best = best.mv;
-            }
-            // Soft time limit: stop early when the best move is stable.
-            if !self.shared.pondering.load(Ordering::Relaxed) {
-                if let Some(b) = self.shared.budget.filter(|b| !b.fixed) {
-                    let factor = match stable {
-                        0 => 1.4,
-                        1 => 1.1,
-                        2 => 0.9,
-                        _ => 0.7,
-                    };
-                    let el = self.shared.elapsed().as_secs_f64();
-                    if el > b.soft.as_secs_f64() * factor * 0.75 {
-                        break;
-                    }
+            let new_best = best_mv != last_best;
+            last_best = best_mv;
+            let changes = std::mem::take(&mut self.best_changes);
+            let share = clock.update(depth, best_score, changes, new_best);
+            self.clock = clock.memory(best_score);
+            // The soft budget, scaled by how settled the search looks.
+            if let Some(b) = self.shared.budget.filter(|b| !b.fixed) {
+                let el = self.shared.elapsed().as_secs_f64();
+                if !self.shared.pondering.load(Ordering::Relaxed)
+                    && el > b.soft.as_secs_f64() * share
+                {
+                    break;
                 }
             }
             // Only one legal move with a clock: no need to think.

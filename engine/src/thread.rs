@@ -183,7 +183,13 @@ impl SearchPool {
         let root = game.position().clone();
         let keys = game.reversible_keys();
         let history = keys[..keys.len().saturating_sub(1)].to_vec();
-        let b = budget(&limits, root.side_to_move(), self.options.move_overhead);
+        let ply = root.plies_played().max(0) as u32;
+        let b = budget(
+            &limits,
+            root.side_to_move(),
+            self.options.move_overhead,
+            ply,
+        );
         let threads = self.options.threads.clamp(1, 1024);
         let shared = Arc::new(SearchShared::new(threads, b, limits.nodes));
         shared.pondering.store(limits.ponder, Ordering::Relaxed);

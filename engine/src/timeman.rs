@@ -1,10 +1,13 @@
 //! Time management: how long to think on this move.
 //!
-//! From the clock (`wtime btime winc binc movestogo`) a soft budget (do not
-//! start another iteration past it) and a hard budget (abort the search) are
-//! derived; `movetime` gives both directly. `Move Overhead` is taken off
-//! every budget, and the hard budget never exceeds a fraction of the time
-//! left, so that fers never loses on time even at 10s+0.1s.
+//! From the clock (`wtime btime winc binc movestogo`) an optimum (the soft
+//! budget) and a hard budget (abort the search) are derived; `movetime`
+//! gives both directly. `Move Overhead` is taken off every budget, and the
+//! hard budget never exceeds a fraction of the time left, so that fers never
+//! loses on time even at 10s+0.1s. After each iteration `IterationClock`
+//! scales the optimum by how settled the search looks (a falling score, a
+//! changing best move, or a best move held for many plies) to decide whether
+//! to start the next: Stockfish's scheme.
 
 use fers_core::Color;
 use std::time::Duration;
@@ -46,8 +49,14 @@ pub struct Budget {
     pub fixed: bool,
 }
 
+/// Moves the clock is shared over when `movestogo` does not say.
+const HORIZON: u64 = 50;
+
 /// Computes the budget for the side to move, or `None` without a time limit.
-pub fn budget(limits: &Limits, us: Color, overhead_ms: u64) -> Option<Budget> {
+/// `ply` counts the plies of the game so far: the optimum grows with it, as
+/// the clock is spent in the middlegame rather than kept for an endgame most
+/// games never reach (Stockfish's scheme, tuned at 10+0.1).
+pub fn budget(limits: &Limits, us: Color, overhead_ms: u64, ply: u32) -> Option<Budget> {
     if let Some(mt) = limits.movetime {
         let t = mt.saturating_sub(overhead_ms).max(1);
         return Some(Budget {
@@ -60,25 +69,127 @@ pub fn budget(limits: &Limits, us: Color, overhead_ms: u64) -> Option<Budget> {
         Color::White => (limits.wtime, limits.winc),
         Color::Black => (limits.btime, limits.binc),
     };
-    let time = time?;
+    let time = time?.max(1);
     let inc = inc.unwrap_or(0);
-    // Keep a reserve: the overhead, plus a little for the process itself.
-    let left = time.saturating_sub(overhead_ms).max(1);
     let mtg = match limits.movestogo {
-        Some(n) if n > 0 => n.min(40) as u64,
-        _ => 20,
+        Some(n) if n > 0 => (n as u64).min(HORIZON),
+        _ => HORIZON,
     };
-    let mut soft = left / mtg + inc * 3 / 4;
+    // The time of the next `mtg` moves, each paying the overhead.
+    let pool = (time + inc * (mtg - 1))
+        .saturating_sub(overhead_ms * (2 + mtg))
+        .max(1) as f64;
+    let (time_f, ply_f) = (time as f64, ply as f64);
+    let (opt_share, max_scale) = if limits.movestogo.is_some_and(|n| n > 0) {
+        (
+            ((0.88 + ply_f / 116.4) / mtg as f64).min(0.88 * time_f / pool),
+            (1.5 + 0.11 * mtg as f64).min(6.3),
+        )
+    } else {
+        // A larger increment affords a little more now.
+        let extra = (1.0 + 12.0 * inc as f64 / time_f).clamp(1.0, 1.12);
+        (
+            (0.012 + (ply_f + 3.0).powf(0.45) * 0.0039).min(0.2 * time_f / pool) * extra,
+            (4.0 + ply_f / 12.0).min(7.0),
+        )
+    };
+    let left = time.saturating_sub(overhead_ms).max(1);
     let cap = if mtg == 1 { left * 6 / 10 } else { left / 4 };
-    let mut hard = (soft * 3).min(cap);
-    // Very short clocks: think less than the increment would allow.
-    hard = hard.min(left.saturating_sub(10)).max(1);
-    soft = soft.min(hard * 2 / 3).max(1);
+    let soft = (opt_share * pool) as u64;
+    let hard = ((max_scale * soft as f64) as u64)
+        .min(cap)
+        .min(left.saturating_sub(10))
+        .max(1);
     Some(Budget {
-        soft: Duration::from_millis(soft),
+        soft: Duration::from_millis(soft.min(hard).max(1)),
         hard: Duration::from_millis(hard),
         fixed: false,
     })
+}
+
+/// What time management carries from one move of a game to the next.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClockMemory {
+    /// The score the last search ended with, for its side to move.
+    pub score: Option<i32>,
+    /// The last search's `IterationClock::reduction`.
+    pub reduction: f64,
+}
+
+impl Default for ClockMemory {
+    fn default() -> Self {
+        ClockMemory {
+            score: None,
+            reduction: 1.0,
+        }
+    }
+}
+
+/// Decides after each completed iteration whether to start the next: the
+/// soft budget, scaled up when the score falls or the best move keeps
+/// changing, down when it has held for many plies.
+#[derive(Clone, Debug)]
+pub struct IterationClock {
+    last: ClockMemory,
+    /// Scores of the last four iterations (a ring), all the last search's
+    /// score at first (the first iteration's without one).
+    scores: [i32; 4],
+    idx: usize,
+    /// Changes of the best move, halved each iteration.
+    changes: f64,
+    /// The depth at which the best move last changed.
+    change_depth: i32,
+    reduction: f64,
+}
+
+impl IterationClock {
+    pub fn new(last: ClockMemory) -> IterationClock {
+        IterationClock {
+            last,
+            scores: [last.score.unwrap_or(i32::MIN); 4],
+            idx: 0,
+            changes: 0.0,
+            change_depth: 0,
+            reduction: 1.0,
+        }
+    }
+
+    /// Takes in the iteration of `depth` just completed (its best score,
+    /// the new best moves found at the root, whether the best move differs
+    /// from the last iteration's) and returns the share of the soft budget
+    /// after which no new iteration should start.
+    pub fn update(&mut self, depth: i32, score: i32, changes: u32, new_best: bool) -> f64 {
+        if new_best {
+            self.change_depth = depth;
+        }
+        self.changes = self.changes / 2.0 + changes as f64;
+        if self.scores[self.idx] == i32::MIN {
+            self.scores = [score; 4];
+        }
+        // A score falling from the last move's, or from four iterations
+        // ago, asks for more time (centipawns).
+        let last = self.last.score.unwrap_or(score);
+        let drop = 27.0 * (last - score) as f64 + 12.0 * (self.scores[self.idx] - score) as f64;
+        let falling = ((69.0 + drop) / 620.0).clamp(0.5, 1.5);
+        self.scores[self.idx] = score;
+        self.idx = (self.idx + 1) % 4;
+        self.reduction = if self.change_depth + 10 < depth {
+            1.63
+        } else {
+            0.73
+        };
+        let settled = (1.56 + self.last.reduction) / (2.2 * self.reduction);
+        let instability = 1.073 + (2.25 - 9.9 / depth as f64).max(1.0) * self.changes;
+        falling * settled * instability
+    }
+
+    /// What the next move's clock should know of this search.
+    pub fn memory(&self, score: i32) -> ClockMemory {
+        ClockMemory {
+            score: Some(score),
+            reduction: self.reduction,
+        }
+    }
 }
 
 impl Limits {
@@ -147,7 +258,7 @@ mod tests {
             movetime: Some(1000),
             ..Default::default()
         };
-        let b = budget(&l, Color::White, 30).unwrap();
+        let b = budget(&l, Color::White, 30, 0).unwrap();
         assert_eq!(b.hard, Duration::from_millis(970));
     }
 
@@ -162,7 +273,7 @@ mod tests {
                         movestogo: mtg,
                         ..Default::default()
                     };
-                    let b = budget(&l, Color::White, 10).unwrap();
+                    let b = budget(&l, Color::White, 10, 40).unwrap();
                     assert!(b.soft <= b.hard);
                     assert!(
                         b.hard.as_millis() as u64 <= time.max(1),
@@ -171,16 +282,85 @@ mod tests {
                 }
             }
         }
-        assert!(budget(&Limits::default(), Color::White, 10).is_none());
+        assert!(budget(&Limits::default(), Color::White, 10, 0).is_none());
         let l = Limits {
             btime: Some(10_000),
             binc: Some(100),
             ..Default::default()
         };
-        let b = budget(&l, Color::Black, 10).unwrap();
+        let b = budget(&l, Color::Black, 10, 20).unwrap();
         assert!(
             b.soft.as_millis() > 200 && b.hard.as_millis() < 4000,
             "{b:?}"
+        );
+    }
+
+    #[test]
+    fn the_optimum_is_spent_by_the_middlegame() {
+        let at = |time: u64, ply: u32| {
+            let l = Limits {
+                wtime: Some(time),
+                winc: Some(100),
+                ..Default::default()
+            };
+            budget(&l, Color::White, 10, ply).unwrap().soft.as_millis()
+        };
+        // The same clock buys more later in the game ...
+        assert!(at(10_000, 40) > at(10_000, 16));
+        // ... and a low clock falls back towards the increment.
+        assert!(at(500, 100) < 150, "{}", at(500, 100));
+        assert!(at(500, 100) > 50);
+    }
+
+    #[test]
+    fn iterations_stop_sooner_when_settled() {
+        let settled = {
+            let mut c = IterationClock::new(ClockMemory::default());
+            let mut share = 0.0;
+            for depth in 1..=16 {
+                share = c.update(depth, 30, 0, depth == 1);
+            }
+            share
+        };
+        // The best move changed twice in the last iteration.
+        let unstable = {
+            let mut c = IterationClock::new(ClockMemory::default());
+            let mut share = 0.0;
+            for depth in 1..=16 {
+                share = c.update(
+                    depth,
+                    30,
+                    if depth == 16 { 2 } else { 0 },
+                    depth == 1 || depth == 16,
+                );
+            }
+            share
+        };
+        // The score fell by 40 centipawns since the last move.
+        let falling = {
+            let last = ClockMemory {
+                score: Some(70),
+                reduction: 1.0,
+            };
+            let mut c = IterationClock::new(last);
+            let mut share = 0.0;
+            for depth in 1..=16 {
+                share = c.update(depth, 30, 0, depth == 1);
+            }
+            share
+        };
+        assert!(settled < 0.6, "{settled}");
+        assert!(unstable > 2.0 * settled, "{unstable} {settled}");
+        assert!(falling > 2.0 * settled, "{falling} {settled}");
+        // The next move learns this one's score and reduction.
+        let mut c = IterationClock::new(ClockMemory::default());
+        c.update(12, -15, 0, true);
+        assert_eq!(
+            c.memory(-15),
+            ClockMemory {
+                score: Some(-15),
+                reduction: 0.73
+            }
         );
     }
 }
