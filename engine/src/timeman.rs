@@ -75,9 +75,12 @@ pub fn budget(limits: &Limits, us: Color, overhead_ms: u64, ply: u32) -> Option<
         Some(n) if n > 0 => (n as u64).min(HORIZON),
         _ => HORIZON,
     };
-    // The time of the next `mtg` moves, each paying the overhead.
+    // The time of the next `mtg` moves, each paying the overhead; the
+    // overheads never take more than half the clock (a short clock without
+    // increment would otherwise leave nothing).
     let pool = (time + inc * (mtg - 1))
         .saturating_sub(overhead_ms * (2 + mtg))
+        .max(time / 2)
         .max(1) as f64;
     let (time_f, ply_f) = (time as f64, ply as f64);
     let (opt_share, max_scale) = if limits.movestogo.is_some_and(|n| n > 0) {
@@ -310,6 +313,14 @@ mod tests {
         // ... and a low clock falls back towards the increment.
         assert!(at(500, 100) < 150, "{}", at(500, 100));
         assert!(at(500, 100) > 50);
+        // Without increment the overheads of 50 moves (1.5 s at 30 ms)
+        // still leave a second's clock something to think with.
+        let l = Limits {
+            wtime: Some(1000),
+            ..Default::default()
+        };
+        let b = budget(&l, Color::White, 30, 20).unwrap();
+        assert!(b.soft.as_millis() >= 8 && b.hard.as_millis() >= 30, "{b:?}");
     }
 
     #[test]
