@@ -1934,6 +1934,7 @@ impl Worker {
                     self.report_lines(r, depth, multipv);
                 }
             }
+            let changes = std::mem::take(&mut self.best_changes);
             if self.id != 0 {
                 continue;
             }
@@ -1945,7 +1946,6 @@ impl Worker {
             }
             let new_best = best_mv != last_best;
             last_best = best_mv;
-            let changes = std::mem::take(&mut self.best_changes);
             let share = clock.update(depth, best_score, changes, new_best);
             self.clock = clock.memory(best_score);
             // The soft budget, scaled by how settled the search looks.
