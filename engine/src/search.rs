@@ -1947,7 +1947,7 @@ impl Worker {
             let new_best = best_mv != last_best;
             last_best = best_mv;
             let share = clock.update(depth, best_score, changes, new_best);
-            self.clock = clock.memory(best_score);
+            self.clock = clock.memory();
             // The soft budget, scaled by how settled the search looks.
             if let Some(b) = self.shared.budget.filter(|b| !b.fixed) {
                 let el = self.shared.elapsed().as_secs_f64();

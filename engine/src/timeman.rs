@@ -134,9 +134,10 @@ impl Default for ClockMemory {
 #[derive(Clone, Debug)]
 pub struct IterationClock {
     last: ClockMemory,
-    /// Scores of the last four iterations (a ring), all the last search's
-    /// score at first (the first iteration's without one).
-    scores: [i32; 4],
+    /// Scores of the last four iterations (a ring, `idx` the oldest), all
+    /// the last search's score at first; without one, the first
+    /// iteration's.
+    scores: Option<[i32; 4]>,
     idx: usize,
     /// Changes of the best move, halved each iteration.
     changes: f64,
@@ -149,11 +150,11 @@ impl IterationClock {
     pub fn new(last: ClockMemory) -> IterationClock {
         IterationClock {
             last,
-            scores: [last.score.unwrap_or(i32::MIN); 4],
+            scores: last.score.map(|s| [s; 4]),
             idx: 0,
             changes: 0.0,
             change_depth: 0,
-            reduction: 1.0,
+            reduction: last.reduction,
         }
     }
 
@@ -166,16 +167,14 @@ impl IterationClock {
             self.change_depth = depth;
         }
         self.changes = self.changes / 2.0 + changes as f64;
-        if self.scores[self.idx] == i32::MIN {
-            self.scores = [score; 4];
-        }
+        let ring = self.scores.get_or_insert([score; 4]);
+        let back4 = std::mem::replace(&mut ring[self.idx], score);
+        self.idx = (self.idx + 1) % 4;
         // A score falling from the last move's, or from four iterations
         // ago, asks for more time (centipawns).
         let last = self.last.score.unwrap_or(score);
-        let drop = 27.0 * (last - score) as f64 + 12.0 * (self.scores[self.idx] - score) as f64;
+        let drop = 27.0 * (last - score) as f64 + 12.0 * (back4 - score) as f64;
         let falling = ((69.0 + drop) / 620.0).clamp(0.5, 1.5);
-        self.scores[self.idx] = score;
-        self.idx = (self.idx + 1) % 4;
         self.reduction = if self.change_depth + 10 < depth {
             1.63
         } else {
@@ -186,10 +185,11 @@ impl IterationClock {
         falling * settled * instability
     }
 
-    /// What the next move's clock should know of this search.
-    pub fn memory(&self, score: i32) -> ClockMemory {
+    /// What the next move's clock should know of this search: its latest
+    /// iteration's score and reduction.
+    pub fn memory(&self) -> ClockMemory {
         ClockMemory {
-            score: Some(score),
+            score: self.scores.map(|r| r[(self.idx + 3) % 4]),
             reduction: self.reduction,
         }
     }
@@ -365,9 +365,11 @@ mod tests {
         assert!(falling > 2.0 * settled, "{falling} {settled}");
         // The next move learns this one's score and reduction.
         let mut c = IterationClock::new(ClockMemory::default());
-        c.update(12, -15, 0, true);
+        assert_eq!(c.memory(), ClockMemory::default());
+        c.update(11, 20, 0, true);
+        c.update(12, -15, 0, false);
         assert_eq!(
-            c.memory(-15),
+            c.memory(),
             ClockMemory {
                 score: Some(-15),
                 reduction: 0.73
