@@ -1,18 +1,30 @@
 //! `bench`: a fixed set of positions searched to a fixed depth with one
 //! thread and a fresh 16 MB table, so that a build always reports the same
 //! node count. The last line is `<N> nodes <M> nps` (OpenBench's format).
+//!
+//! Without a file it searches the chess positions below with the chess
+//! network: the node count a build is known by. `bench DEPTH FILE` (UCI)
+//! searches a file of FENs of the selected variant instead, with the
+//! evaluation a `go` of that variant would use (its network, `EvalFile`,
+//! `Use NNUE`), so that a variant's tree can be counted and compared
+//! between builds (with the `stats` feature, its census too).
 
 use crate::events::SearchEvent;
+use crate::nnue::Network;
 use crate::search::Reporter;
 use crate::stats;
-use crate::thread::SearchPool;
+use crate::thread::{SearchOptions, SearchPool};
 use crate::timeman::Limits;
-use fers_core::{variant, Game, Position};
+use fers_core::{variant, Game, Position, Variant};
+use std::fmt;
 use std::sync::Arc;
 use std::time::Instant;
 
 /// Default search depth of `bench`.
 pub const BENCH_DEPTH: i32 = 11;
+
+/// Most positions a bench file may hold.
+pub const MAX_FILE_POSITIONS: usize = 10_000;
 
 /// The bench positions (orthodox chess: openings, middlegames, endgames).
 pub const POSITIONS: &[&str] = &[
@@ -34,27 +46,146 @@ pub const POSITIONS: &[&str] = &[
     "8/3k4/8/8/8/4B3/4KB2/2B5 w - - 0 1",
 ];
 
-/// Runs the bench; every line goes to `out`. Returns (nodes, nps).
+/// What a bench searches: positions of one variant and the evaluation
+/// its searches use.
+pub struct BenchSet {
+    positions: Vec<Position>,
+    use_nnue: bool,
+    eval_net: Option<Arc<Network>>,
+}
+
+/// Why a bench file cannot be searched; nothing is searched then.
+#[derive(Debug, PartialEq, Eq)]
+pub enum BenchError {
+    /// The file could not be read.
+    Read { path: String, why: String },
+    /// A line is not a FEN of the variant (1-based line number).
+    BadFen {
+        path: String,
+        line: usize,
+        why: String,
+    },
+    /// No position in the file.
+    Empty(String),
+    /// More than [`MAX_FILE_POSITIONS`] positions.
+    TooMany(String),
+}
+
+impl fmt::Display for BenchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BenchError::Read { path, why } => write!(f, "bench: cannot read '{path}': {why}"),
+            BenchError::BadFen { path, line, why } => {
+                write!(f, "bench: line {line} of '{path}': {why}")
+            }
+            BenchError::Empty(path) => write!(f, "bench: no position in '{path}'"),
+            BenchError::TooMany(path) => write!(
+                f,
+                "bench: '{path}' holds more than {MAX_FILE_POSITIONS} positions"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BenchError {}
+
+impl BenchSet {
+    /// The fixed chess positions with the chess network.
+    pub fn standard() -> BenchSet {
+        let v = variant::chess();
+        BenchSet {
+            positions: POSITIONS
+                .iter()
+                .map(|f| Position::from_fen(v, f).expect("bench FEN"))
+                .collect(),
+            use_nnue: true,
+            eval_net: None,
+        }
+    }
+
+    /// The positions of `text` (the contents of `path`), one FEN a line:
+    /// what follows a `;` on a line is ignored (labelled position files
+    /// read as they are), blank lines and lines starting with `#` are
+    /// skipped. Every line is checked before anything is searched.
+    pub fn parse(
+        variant: &'static Variant,
+        path: &str,
+        text: &str,
+        use_nnue: bool,
+        eval_net: Option<Arc<Network>>,
+    ) -> Result<BenchSet, BenchError> {
+        let mut positions = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let fen = line.split(';').next().unwrap_or("").trim();
+            if fen.is_empty() || fen.starts_with('#') {
+                continue;
+            }
+            if positions.len() == MAX_FILE_POSITIONS {
+                return Err(BenchError::TooMany(path.to_string()));
+            }
+            let pos = Position::from_fen(variant, fen).map_err(|e| BenchError::BadFen {
+                path: path.to_string(),
+                line: i + 1,
+                why: e.to_string(),
+            })?;
+            positions.push(pos);
+        }
+        if positions.is_empty() {
+            return Err(BenchError::Empty(path.to_string()));
+        }
+        Ok(BenchSet {
+            positions,
+            use_nnue,
+            eval_net,
+        })
+    }
+
+    /// [`BenchSet::parse`] of the file at `path`.
+    pub fn read(
+        variant: &'static Variant,
+        path: &str,
+        use_nnue: bool,
+        eval_net: Option<Arc<Network>>,
+    ) -> Result<BenchSet, BenchError> {
+        let text = std::fs::read_to_string(path).map_err(|e| BenchError::Read {
+            path: path.to_string(),
+            why: e.to_string(),
+        })?;
+        BenchSet::parse(variant, path, &text, use_nnue, eval_net)
+    }
+
+    /// How many positions it searches.
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+}
+
+/// Runs the standard bench; every line goes to `out`. Returns (nodes, nps).
 pub fn run(depth: i32, out: &dyn Fn(&str)) -> (u64, u64) {
-    let v = variant::chess();
+    run_set(&BenchSet::standard(), depth, out)
+}
+
+/// Searches each position of `set` to `depth` from a fresh table and
+/// fresh learnt tables; every line goes to `out`. Returns (nodes, nps).
+pub fn run_set(set: &BenchSet, depth: i32, out: &dyn Fn(&str)) -> (u64, u64) {
     let mut pool = SearchPool::new(16);
+    pool.options = SearchOptions {
+        use_nnue: set.use_nnue,
+        eval_net: set.eval_net.clone(),
+        ..SearchOptions::default()
+    };
     let quiet: Reporter = Arc::new(|_: &SearchEvent| {});
     stats::reset();
     let start = Instant::now();
     let mut total = 0u64;
-    for (i, fen) in POSITIONS.iter().enumerate() {
-        let pos = match Position::from_fen(v, fen) {
-            Ok(p) => p,
-            Err(e) => {
-                out(&format!(
-                    "info string bench position {} refused: {e}",
-                    i + 1
-                ));
-                continue;
-            }
-        };
+    for (i, pos) in set.positions.iter().enumerate() {
+        // Each position starts afresh, as from `ucinewgame`.
         pool.clear_hash();
-        let game = Game::new(pos);
+        let game = Game::new(pos.clone());
         let limits = Limits {
             depth: Some(depth),
             ..Default::default()
@@ -84,4 +215,37 @@ pub fn run(depth: i32, out: &dyn Fn(&str)) -> (u64, u64) {
     }
     out(&format!("{total} nodes {nps} nps"));
     (total, nps)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_is_read_whole_or_refused_with_its_line() {
+        let v = variant::chess();
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let text = format!("# comment\n\n{start};0.25\n  {start}  \n");
+        let set = BenchSet::parse(v, "f", &text, true, None).expect("two positions");
+        assert_eq!(set.len(), 2);
+        let bad = format!("{start}\n{start}\nnot a fen\n");
+        match BenchSet::parse(v, "f", &bad, true, None) {
+            Err(BenchError::BadFen { line, .. }) => assert_eq!(line, 3),
+            other => panic!("{:?}", other.err()),
+        }
+        assert_eq!(
+            BenchSet::parse(v, "f", "# nothing\n\n", true, None).err(),
+            Some(BenchError::Empty("f".into()))
+        );
+        let many = format!("{start}\n").repeat(MAX_FILE_POSITIONS + 1);
+        assert_eq!(
+            BenchSet::parse(v, "f", &many, true, None).err(),
+            Some(BenchError::TooMany("f".into()))
+        );
+    }
+
+    #[test]
+    fn the_standard_set_is_the_chess_positions() {
+        assert_eq!(BenchSet::standard().len(), POSITIONS.len());
+    }
 }

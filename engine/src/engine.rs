@@ -218,6 +218,20 @@ impl Engine {
         )
     }
 
+    /// The positions of a FEN file of the current variant for `bench`,
+    /// with the evaluation a search of it would use.
+    pub fn bench_set(
+        &self,
+        path: &str,
+    ) -> Result<crate::bench::BenchSet, crate::bench::BenchError> {
+        crate::bench::BenchSet::read(
+            self.variant,
+            path,
+            self.search.use_nnue,
+            self.network().map(|l| l.net.clone()),
+        )
+    }
+
     /// The network `EvalFile` loaded, if any.
     pub fn eval_net(&self) -> Option<&LoadedNet> {
         self.eval_net.as_ref()

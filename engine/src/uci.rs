@@ -96,8 +96,12 @@ pub enum Command {
     Eval,
     /// `check <file>`: validate a variant file and list what it defines.
     Check(String),
-    /// `bench [depth]`: the fixed benchmark (SPEC 6).
-    Bench(Option<u32>),
+    /// `bench [depth [fenfile]]`: the fixed benchmark (SPEC 6), or the
+    /// positions of a FEN file of the selected variant.
+    Bench {
+        depth: Option<u32>,
+        file: Option<String>,
+    },
     /// A blank line.
     Empty,
 }
@@ -141,17 +145,33 @@ pub fn parse_command_in(line: &str, pos: &Position, notation: Notation) -> Resul
             }
             Ok(Command::Check(path.to_string()))
         }
-        "bench" => match args {
-            [] => Ok(Command::Bench(None)),
-            [d] => match d.parse::<u32>() {
-                Ok(n) if (1..=64).contains(&n) => Ok(Command::Bench(Some(n))),
-                _ => Err(format!("bench: depth '{d}' is not a number from 1 to 64")),
-            },
-            _ => Err("bench takes at most a depth: bench [depth]".into()),
-        },
+        "bench" => parse_bench(line, args),
         _ if VAMPIRC_COMMANDS.contains(&first) => parse_with_vampirc(first, &tokens.join(" ")),
         _ => Err(format!("unknown command '{first}'")),
     }
+}
+
+/// `bench [depth [fenfile]]`: the file is the rest of the line after the
+/// depth (a path may contain spaces).
+fn parse_bench(line: &str, args: &[&str]) -> Result<Command, String> {
+    let Some(d) = args.first() else {
+        return Ok(Command::Bench {
+            depth: None,
+            file: None,
+        });
+    };
+    let depth = match d.parse::<u32>() {
+        Ok(n) if (1..=64).contains(&n) => n,
+        _ => return Err(format!("bench: depth '{d}' is not a number from 1 to 64")),
+    };
+    let file = (args.len() > 1).then(|| {
+        let rest = line.trim_start()["bench".len()..].trim_start();
+        rest[d.len()..].trim().to_string()
+    });
+    Ok(Command::Bench {
+        depth: Some(depth),
+        file,
+    })
 }
 
 /// Runs vampirc-uci on a normalised line whose first token is one of
@@ -437,7 +457,7 @@ impl<W: Write> Uci<W> {
             Command::Display => self.display()?,
             Command::Eval => self.eval()?,
             Command::Check(path) => self.check(&path)?,
-            Command::Bench(depth) => self.bench(depth)?,
+            Command::Bench { depth, file } => self.bench(depth, file.as_deref())?,
             Command::Empty => {}
         }
         Ok(Flow::Continue)
@@ -533,13 +553,19 @@ impl<W: Write> Uci<W> {
         self.drain_search_lines()
     }
 
-    /// `bench [depth]`: runs to the end on this thread (stops a search first).
-    fn bench(&mut self, depth: Option<u32>) -> io::Result<()> {
+    /// `bench [depth [fenfile]]`: runs to the end on this thread (stops a
+    /// search first). A file that cannot be searched is refused whole.
+    fn bench(&mut self, depth: Option<u32>, file: Option<&str>) -> io::Result<()> {
+        let set = match file.map(|f| self.engine.bench_set(f)) {
+            None => crate::bench::BenchSet::standard(),
+            Some(Ok(set)) => set,
+            Some(Err(e)) => return self.error(e),
+        };
         self.engine.stop();
         self.wait_for_search()?;
         let (tx, rx) = unbounded::<String>();
         let depth = depth.map(|d| d as i32).unwrap_or(crate::bench::BENCH_DEPTH);
-        crate::bench::run(depth, &move |line: &str| {
+        crate::bench::run_set(&set, depth, &move |line: &str| {
             let _ = tx.send(line.to_string());
         });
         for line in rx.iter() {
@@ -1392,6 +1418,80 @@ mod tests {
         );
         let out = session(&["bench 2"]);
         assert!(out.lines().last().unwrap().ends_with(" nps"), "{out}");
+    }
+
+    #[test]
+    fn bench_takes_a_depth_then_a_file() {
+        let bench = |depth, file: Option<&str>| {
+            Ok(Command::Bench {
+                depth,
+                file: file.map(String::from),
+            })
+        };
+        assert_eq!(parse("bench"), bench(None, None));
+        assert_eq!(parse("bench 5"), bench(Some(5), None));
+        assert_eq!(
+            parse(" bench  7  my fens.epd "),
+            bench(Some(7), Some("my fens.epd"))
+        );
+        assert!(parse("bench x").is_err());
+        assert!(parse("bench 0 f.fen").is_err());
+        assert!(parse("bench f.fen").is_err());
+    }
+
+    /// `bench DEPTH FILE` searches the file's positions in the selected
+    /// variant with that variant's network; a file with a bad line is
+    /// refused whole, with its line number, and nothing is searched.
+    #[test]
+    fn bench_searches_a_fen_file_of_the_selected_variant() {
+        let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../variants/examples.ini");
+        let dir = std::env::temp_dir();
+        let good = dir.join(format!("fers-bench-{}.fen", std::process::id()));
+        std::fs::write(
+            &good,
+            "# two Capablanca positions; labels after ';' are ignored\n\
+             rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1;+0.1\n\
+             \n\
+             r1abqkbcnr/pppppppppp/2n7/10/4P5/10/PPPP1PPPPP/RNABQKBCNR w KQkq - 1 2\n",
+        )
+        .expect("temp file");
+        let bad = dir.join(format!("fers-bench-{}-bad.fen", std::process::id()));
+        std::fs::write(
+            &bad,
+            "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1\n\
+             rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n",
+        )
+        .expect("temp file");
+        let out = session(&[
+            &format!("setoption name VariantPath value {examples}"),
+            "setoption name UCI_Variant value capablanca",
+            &format!("bench 3 {}", bad.display()),
+            &format!("bench 3 {}", good.display()),
+            "bench 2 /no/such/file.fen",
+            "d",
+        ]);
+        let _ = std::fs::remove_file(&good);
+        let _ = std::fs::remove_file(&bad);
+        let errors: Vec<&str> = out.lines().filter(|l| l.contains("error: bench")).collect();
+        assert_eq!(errors.len(), 2, "{out}");
+        assert!(errors[0].contains("line 2 of"), "{out}");
+        assert!(errors[1].contains("cannot read"), "{out}");
+        let searched: Vec<&str> = out
+            .lines()
+            .filter(|l| l.starts_with("info string position "))
+            .collect();
+        assert_eq!(searched.len(), 2, "{out}");
+        assert!(searched.iter().all(|l| l.contains(" depth 3 ")), "{out}");
+        let total = out.lines().find(|l| l.ends_with(" nps")).expect("total");
+        assert!(
+            total.split(' ').next().unwrap().parse::<u64>().unwrap() > 0,
+            "{out}"
+        );
+        // The variant and the game are untouched.
+        assert!(
+            out.contains("Fen: rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR"),
+            "{out}"
+        );
     }
 
     #[test]
