@@ -1225,6 +1225,10 @@ impl Worker {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
+                        stats::bump(Stat::BetaCut);
+                        if searched == 1 {
+                            stats::bump(Stat::BetaCutFirst);
+                        }
                         self.update_cut_stats(pos, m, capture, ply, depth, &quiets, &captures);
                         break;
                     }

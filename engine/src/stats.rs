@@ -47,6 +47,10 @@ pub enum Stat {
     DoubleExtended,
     MultiCut,
     CheckExtension,
+    /// Main-search nodes that failed high, and those whose first searched
+    /// move did it: their ratio measures the move ordering.
+    BetaCut,
+    BetaCutFirst,
     /// Re-searches: a reduced move at full depth, a PV move with the full
     /// window, and the root again after an aspiration window failed.
     LmrResearch,
@@ -55,7 +59,7 @@ pub enum Stat {
 }
 
 /// The entries, in the order `bench` prints them.
-pub const ALL: [Stat; 26] = [
+pub const ALL: [Stat; 28] = [
     Stat::PvNode,
     Stat::CutNode,
     Stat::AllNode,
@@ -79,6 +83,8 @@ pub const ALL: [Stat; 26] = [
     Stat::DoubleExtended,
     Stat::MultiCut,
     Stat::CheckExtension,
+    Stat::BetaCut,
+    Stat::BetaCutFirst,
     Stat::LmrResearch,
     Stat::PvsResearch,
     Stat::RootSearch,
