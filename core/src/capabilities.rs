@@ -45,6 +45,12 @@ pub struct Capabilities {
     /// colour change, no unit appearing after a move), so capture
     /// sequences end by themselves: quiescence needs no depth limit.
     pub captures_simplify: bool,
+    /// No position before the last reset of the move-rule clock (a
+    /// capture, a pawn's move) can occur again, so repetitions are looked
+    /// for since then only. Not where captures bring units back (Circe
+    /// rules), change their colour, or add units, nor under Messigny,
+    /// whose exchanges move pawns backwards and swap units back.
+    pub clock_bounds_repetition: bool,
     /// Passing is never better than moving in the positions the search
     /// meets often (null-move pruning): a royal piece, stalemate a draw,
     /// and no rule whose state a null move would skip.
@@ -72,6 +78,7 @@ impl Capabilities {
         plain_check: false,
         exact_see: false,
         captures_simplify: false,
+        clock_bounds_repetition: false,
         null_move: false,
         chess_network: false,
         piece_network: false,

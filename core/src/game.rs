@@ -67,11 +67,12 @@ impl Game {
         &self.moves
     }
     /// Keys of the positions since the last irreversible move, oldest first
-    /// (what a search needs for repetition detection). Where captures do not
-    /// simplify (a Circe rebirth brings the unit back), a capture is no
-    /// irreversible move: then every key of the game.
+    /// (what a search needs for repetition detection). Where no move is
+    /// irreversible for sure (a Circe rebirth brings a captured unit back,
+    /// a Messigny exchange a pawn): every key of the game
+    /// (`Capabilities::clock_bounds_repetition`).
     pub fn reversible_keys(&self) -> &[u64] {
-        if !self.current.variant().caps.captures_simplify {
+        if !self.current.variant().caps.clock_bounds_repetition {
             return &self.keys;
         }
         let n = (self.current.halfmove_clock() as usize + 1).min(self.keys.len());

@@ -693,20 +693,25 @@ fn derive_capabilities(
         simple_castling: pin_legality && all_simple && !spec.topology.wraps_files(),
         plain_check,
         exact_see: complex_kinds == 0 && shape_only && !cond.has(Condition::NoCapture),
-        captures_simplify: !cond.any(&[
-            Condition::Circe,
-            Condition::CirceMalefique,
-            Condition::InterchangeCirce,
-            Condition::ParrainCirce,
-            Condition::Andernach,
-            Condition::Sentinelles,
-        ]),
+        captures_simplify: !cond.any(&UNSIMPLIFYING),
+        clock_bounds_repetition: !cond.any(&UNSIMPLIFYING) && !cond.has(Condition::Messigny),
         null_move: royals == 1 && spec.stalemate == StalemateRule::Draw && no_state,
         chess_network,
         piece_network: !holes,
         check_filter: all_simple && shape_only,
     }
 }
+
+/// The conditions under which a capture may bring a unit back, change its
+/// colour or add one (`Capabilities::captures_simplify` is false).
+const UNSIMPLIFYING: [Condition; 6] = [
+    Condition::Circe,
+    Condition::CirceMalefique,
+    Condition::InterchangeCirce,
+    Condition::ParrainCirce,
+    Condition::Andernach,
+    Condition::Sentinelles,
+];
 
 impl RuleTables {
     /// The tables of a variant with conditions.

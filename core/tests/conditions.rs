@@ -117,3 +117,34 @@ fn every_condition_builds_with_its_start_position() {
         assert!(pos.is_ok(), "{name}: {pos:?}");
     }
 }
+
+/// Messigny exchanges of pawns reset the move-rule clock, yet an exchange
+/// can be undone: the game must still see a position come back three
+/// times (the referee and the search look past the clock's last reset).
+/// The cycle is one a self-play game at depth 2 played forever.
+#[test]
+fn messigny_exchanges_do_not_hide_repetitions() {
+    let v = chess_with("messigny");
+    assert!(!v.caps.clock_bounds_repetition);
+    let start =
+        Position::from_fen(v, "rNb3k1/PPpp2pn/4q3/4q3/1K6/8/pPP5/R1B4Q b - - 2 32").expect("FEN");
+    let mut game = fers_core::Game::new(start);
+    let cycle = [
+        "a2b7s", "c2d7s", "e5d6", "b4c3", "c2d7s", "a2b7s", "d6e5", "c3b4",
+    ];
+    for (i, m) in cycle.iter().chain(cycle.iter()).enumerate() {
+        assert_eq!(game.outcome(), None, "over before ply {i}");
+        game.play_str(m).expect("legal");
+    }
+    assert!(
+        game.position().halfmove_clock() < 8,
+        "the exchanges reset the clock"
+    );
+    assert_eq!(game.repetitions(), 3);
+    assert!(matches!(
+        game.outcome(),
+        Some(fers_core::Outcome::Draw(fers_core::Termination::Repetition))
+    ));
+    // Orthodox chess keeps the shortcut.
+    assert!(variant::chess().caps.clock_bounds_repetition);
+}

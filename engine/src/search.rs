@@ -522,8 +522,13 @@ impl Worker {
         let key = pos.key();
         let n = self.keys.len();
         // Positions before a capture or pawn move cannot recur, unless
-        // captures bring units back (Circe rules): then the whole history.
-        let reversible = if v.caps.captures_simplify { hm } else { n };
+        // captures bring units back (Circe rules) or exchanges move pawns
+        // back (Messigny): then the whole history.
+        let reversible = if v.caps.clock_bounds_repetition {
+            hm
+        } else {
+            n
+        };
         let lim = reversible.min(n - self.rep_floor.min(n));
         let mut i = 2;
         while i <= lim {
@@ -1667,8 +1672,12 @@ impl Worker {
                 if let Some(k) = m.promotion() {
                     return ev.order_value[k as usize] >= 700;
                 }
-                // Quiet checks on the first quiescence ply.
+                // Quiet checks on the first quiescence ply, but not those
+                // that lose the checking unit by static exchange.
                 if qdepth == 0 && ev.may_give_check(pos, m) {
+                    if pos.see_exact() && !pos.see_ge(m, 0, &ev.order_value) {
+                        return false;
+                    }
                     let mut c = pos.clone();
                     c.play(m);
                     return c.in_check();
@@ -1681,16 +1690,16 @@ impl Worker {
         let mut best_move = Move::NONE;
         for i in 0..list.len() {
             let (m, _) = self.pick(&mut list, i, ply);
-            // Captures that cannot raise alpha or lose material are skipped
-            // unless they check; the board copy is made only when needed.
-            let may_check = self.eval.may_give_check(pos, m);
-            let futile = !in_check
+            // Captures that cannot raise alpha or lose material are skipped,
+            // checks or not (as Stockfish does), before the board copy.
+            if !in_check
                 && pos.is_capture(m)
                 && m.promotion().is_none()
-                && self.futile_capture(pos, m, stand_pat, alpha);
-            if futile && !may_check {
+                && self.futile_capture(pos, m, stand_pat, alpha)
+            {
                 continue;
             }
+            let may_check = self.eval.may_give_check(pos, m);
             let mut child = pos.clone();
             child.play(m);
             // A check keeps the child searching every evasion. Deep in
@@ -1699,9 +1708,6 @@ impl Worker {
             // Circe rules, a sentinel pawn) the chain would not end.
             let gives_check =
                 may_check && (qdepth < QS_CHECK_PLIES || pos.is_capture(m)) && child.in_check();
-            if futile && !gives_check {
-                continue;
-            }
             if !pos.candidate_legal(m, &child) {
                 continue;
             }
