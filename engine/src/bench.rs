@@ -147,10 +147,11 @@ impl BenchSet {
         use_nnue: bool,
         eval_net: Option<Arc<Network>>,
     ) -> Result<BenchSet, BenchError> {
-        let text = std::fs::read_to_string(path).map_err(|e| BenchError::Read {
-            path: path.to_string(),
-            why: e.to_string(),
-        })?;
+        let text = crate::engine::read_text_file(path, crate::engine::MAX_TEXT_FILE_BYTES)
+            .map_err(|why| BenchError::Read {
+                path: path.to_string(),
+                why,
+            })?;
         BenchSet::parse(variant, path, &text, use_nnue, eval_net)
     }
 

@@ -660,8 +660,26 @@ impl Engine {
 }
 
 fn read_variant_file(path: &str) -> Result<String, EngineError> {
-    std::fs::read_to_string(path)
+    read_text_file(path, MAX_TEXT_FILE_BYTES)
         .map_err(|e| EngineError::BadOptionValue(format!("cannot read variant file '{path}': {e}")))
+}
+
+/// Largest text file (variant file, `bench` positions) the engine reads.
+pub const MAX_TEXT_FILE_BYTES: u64 = 16 << 20;
+
+/// The text of a file of at most `max` bytes: a larger one (or an endless
+/// one such as `/dev/zero`) is refused, not read into memory.
+pub fn read_text_file(path: &str, max: u64) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut text = String::new();
+    file.take(max + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| e.to_string())?;
+    if text.len() as u64 > max {
+        return Err(format!("larger than {max} bytes"));
+    }
+    Ok(text)
 }
 
 /// Plays one turn given as text. A turn of several legs (`d3e3w,e3f4a`,

@@ -1468,14 +1468,16 @@ mod tests {
             &format!("bench 3 {}", bad.display()),
             &format!("bench 3 {}", good.display()),
             "bench 2 /no/such/file.fen",
+            "bench 2 /dev/zero",
             "d",
         ]);
         let _ = std::fs::remove_file(&good);
         let _ = std::fs::remove_file(&bad);
         let errors: Vec<&str> = out.lines().filter(|l| l.contains("error: bench")).collect();
-        assert_eq!(errors.len(), 2, "{out}");
+        assert_eq!(errors.len(), 3, "{out}");
         assert!(errors[0].contains("line 2 of"), "{out}");
         assert!(errors[1].contains("cannot read"), "{out}");
+        assert!(errors[2].contains("larger than"), "{out}");
         let searched: Vec<&str> = out
             .lines()
             .filter(|l| l.starts_with("info string position "))
