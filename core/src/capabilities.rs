@@ -48,8 +48,9 @@ pub struct Capabilities {
     /// No position before the last reset of the move-rule clock (a
     /// capture, a pawn's move) can occur again, so repetitions are looked
     /// for since then only. Not where captures bring units back (Circe
-    /// rules), change their colour, or add units, nor under Messigny,
-    /// whose exchanges move pawns backwards and swap units back.
+    /// rules), change their colour, or add units, nor under Messigny and
+    /// Messigny rex exclusiv, whose exchanges move pawns backwards and
+    /// swap units back.
     pub clock_bounds_repetition: bool,
     /// Passing is never better than moving in the positions the search
     /// meets often (null-move pruning): a royal piece, stalemate a draw,

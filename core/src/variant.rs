@@ -683,6 +683,7 @@ fn derive_capabilities(
         Condition::SingleBox2,
         Condition::Beamten,
     ]);
+    let captures_simplify = !cond.any(&UNSIMPLIFYING);
     Capabilities {
         pin_legality,
         board_copy_legality: cond.is_empty() && !passive,
@@ -693,8 +694,10 @@ fn derive_capabilities(
         simple_castling: pin_legality && all_simple && !spec.topology.wraps_files(),
         plain_check,
         exact_see: complex_kinds == 0 && shape_only && !cond.has(Condition::NoCapture),
-        captures_simplify: !cond.any(&UNSIMPLIFYING),
-        clock_bounds_repetition: !cond.any(&UNSIMPLIFYING) && !cond.has(Condition::Messigny),
+        captures_simplify,
+        // Exchanges move pawns backwards and can be undone.
+        clock_bounds_repetition: captures_simplify
+            && !cond.any(&[Condition::Messigny, Condition::MessignyRexExclusiv]),
         null_move: royals == 1 && spec.stalemate == StalemateRule::Draw && no_state,
         chess_network,
         piece_network: !holes,

@@ -124,6 +124,11 @@ fn every_condition_builds_with_its_start_position() {
 /// The cycle is one a self-play game at depth 2 played forever.
 #[test]
 fn messigny_exchanges_do_not_hide_repetitions() {
+    assert!(
+        !chess_with("messignyrexexclusiv")
+            .caps
+            .clock_bounds_repetition
+    );
     let v = chess_with("messigny");
     assert!(!v.caps.clock_bounds_repetition);
     let start =
