@@ -29,8 +29,14 @@ use fers_core::geometry::MAX_SQUARES;
 use fers_core::variant::MAX_KINDS;
 use fers_core::{Color, Position, Variant};
 
-/// Hidden units per perspective.
+/// Hidden units per perspective of the embedded chess network, and of
+/// the networks `fers-nnue` makes unless told otherwise.
 pub const HIDDEN: usize = 256;
+/// The widest network read: hidden units per perspective, a multiple of
+/// [`HIDDEN_STEP`] up to this.
+pub const MAX_HIDDEN: usize = 1024;
+/// Hidden layer widths are multiples of this (whole SIMD blocks).
+pub const HIDDEN_STEP: usize = 32;
 /// Inputs of the chess network (`FERSNN01`): 2 x 6 roles x 64 squares.
 const CHESS_INPUTS: usize = 768;
 pub const QA: i32 = 255;
@@ -79,9 +85,10 @@ impl std::fmt::Display for NetError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             NetError::BadMagic => write!(f, "not a fers network (bad magic)"),
-            NetError::WrongHidden(h) => {
-                write!(f, "network has {h} hidden units, this build {HIDDEN}")
-            }
+            NetError::WrongHidden(h) => write!(
+                f,
+                "network has {h} hidden units; a multiple of {HIDDEN_STEP} up to {MAX_HIDDEN} is read"
+            ),
             NetError::WrongSize { expected, found } => {
                 write!(f, "network file has {found} bytes, expected {expected}")
             }
@@ -199,6 +206,13 @@ pub fn stretched_squares(from: &NetId, to: &NetId) -> Vec<usize> {
         .collect()
 }
 
+/// Whether the engine reads networks of `hidden` units per perspective:
+/// a multiple of [`HIDDEN_STEP`] up to [`MAX_HIDDEN`].
+#[allow(clippy::manual_is_multiple_of)] // `is_multiple_of` is newer than the MSRV
+pub fn readable_width(hidden: usize) -> bool {
+    hidden > 0 && hidden <= MAX_HIDDEN && hidden % HIDDEN_STEP == 0
+}
+
 /// FNV-1a, 64 bits.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
@@ -208,10 +222,6 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     }
     h
 }
-
-#[derive(Clone)]
-#[repr(C, align(64))]
-struct Row([i16; HIDDEN]);
 
 /// The network's integer weights.
 pub struct Network {
@@ -223,10 +233,13 @@ pub struct Network {
     squares: usize,
     /// Per square, the square mirrored top to bottom (Black's view).
     mirror: Vec<u8>,
-    ft_w: Vec<Row>,
-    ft_b: Row,
-    /// Output weights: side to move's half, then the other's.
-    out_w: [Row; 2],
+    /// Hidden units per perspective (the width of every row below).
+    hidden: usize,
+    /// Feature weights, one row of `hidden` per input.
+    ft_w: Vec<i16>,
+    ft_b: Vec<i16>,
+    /// Output weights: side to move's half, then the other's (`2 hidden`).
+    out_w: Vec<i16>,
     /// Every output weight is within `i8`: a clipped activation times a
     /// weight fits in `i16`, so the output takes the 16-bit SIMD path.
     small_out: bool,
@@ -308,12 +321,13 @@ impl Network {
             }
             _ => return Err(NetError::BadMagic),
         };
-        if h as usize != HIDDEN {
+        let hidden = h as usize;
+        if !readable_width(hidden) {
             return Err(NetError::WrongHidden(h));
         }
         let inputs = id.inputs();
         let residual = flags & FLAG_RESIDUAL != 0;
-        let expected = at + 2 * (inputs * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 + 4 * residual as usize;
+        let expected = at + 2 * (inputs * hidden + hidden + 2 * hidden) + 4 + 4 * residual as usize;
         if bytes.len() != expected {
             return Err(NetError::WrongSize {
                 expected,
@@ -321,17 +335,17 @@ impl Network {
             });
         }
         let mut at = at;
-        let mut row = || {
-            let mut r = Row([0; HIDDEN]);
-            for x in r.0.iter_mut() {
-                *x = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
-                at += 2;
-            }
-            r
+        let mut words = |n: usize| -> Vec<i16> {
+            let v = bytes[at..at + 2 * n]
+                .chunks_exact(2)
+                .map(|b| i16::from_le_bytes([b[0], b[1]]))
+                .collect();
+            at += 2 * n;
+            v
         };
-        let ft_w = (0..inputs).map(|_| row()).collect();
-        let ft_b = row();
-        let out_w = [row(), row()];
+        let ft_w = words(inputs * hidden);
+        let ft_b = words(hidden);
+        let out_w = words(2 * hidden);
         let word = |at: usize| {
             i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
         };
@@ -342,6 +356,7 @@ impl Network {
             squares: id.squares(),
             mirror: mirror_table(&id),
             id,
+            hidden,
             ft_w,
             ft_b,
             small_out: small_weights(&out_w),
@@ -366,15 +381,9 @@ impl Network {
         } else {
             0
         };
-        let mut b = self.id.header(HIDDEN, flags);
-        for r in self
-            .ft_w
-            .iter()
-            .chain([&self.ft_b, &self.out_w[0], &self.out_w[1]])
-        {
-            for x in r.0 {
-                b.extend_from_slice(&x.to_le_bytes());
-            }
+        let mut b = self.id.header(self.hidden, flags);
+        for x in self.ft_w.iter().chain(&self.ft_b).chain(&self.out_w) {
+            b.extend_from_slice(&x.to_le_bytes());
         }
         b.extend_from_slice(&self.out_b.to_le_bytes());
         if let Some(w) = self.residual {
@@ -383,32 +392,42 @@ impl Network {
         b
     }
 
-    /// A network for `id` whose feature weight of (own colour or not,
-    /// kind, square) in hidden unit `j` is `ft(own, kind, square, j)`, no
-    /// feature bias, output weight `out` on the side to move's half and
-    /// `-out` on the other's. For tests and hand-made starting points.
+    /// A network for `id` of [`HIDDEN`] units whose feature weight of
+    /// (own colour or not, kind, square) in hidden unit `j` is
+    /// `ft(own, kind, square, j)`, no feature bias, output weight `out` on
+    /// the side to move's half and `-out` on the other's. For tests and
+    /// hand-made starting points.
     pub fn from_fn(id: NetId, ft: impl Fn(bool, usize, usize, usize) -> i16, out: i16) -> Network {
+        Self::from_fn_wide(id, HIDDEN, ft, out)
+    }
+
+    /// [`Network::from_fn`] with `hidden` units (a multiple of
+    /// [`HIDDEN_STEP`] up to [`MAX_HIDDEN`]).
+    pub fn from_fn_wide(
+        id: NetId,
+        hidden: usize,
+        ft: impl Fn(bool, usize, usize, usize) -> i16,
+        out: i16,
+    ) -> Network {
         let (kinds, squares) = (id.kinds as usize, id.squares());
-        let mut ft_w = Vec::with_capacity(id.inputs());
+        let mut ft_w = Vec::with_capacity(id.inputs() * hidden);
         for other in 0..2 {
             for kind in 0..kinds {
                 for sq in 0..squares {
-                    let mut r = Row([0; HIDDEN]);
-                    for (j, x) in r.0.iter_mut().enumerate() {
-                        *x = ft(other == 0, kind, sq, j);
-                    }
-                    ft_w.push(r);
+                    ft_w.extend((0..hidden).map(|j| ft(other == 0, kind, sq, j)));
                 }
             }
         }
-        let out_w = [Row([out; HIDDEN]), Row([-out; HIDDEN])];
+        let mut out_w = vec![out; hidden];
+        out_w.extend(std::iter::repeat_n(-out, hidden));
         Network {
             kinds,
             squares,
             mirror: mirror_table(&id),
             id,
+            hidden,
             ft_w,
-            ft_b: Row([0; HIDDEN]),
+            ft_b: vec![0; hidden],
             small_out: small_weights(&out_w),
             out_w,
             out_b: 0,
@@ -452,18 +471,19 @@ impl Network {
             )));
         }
         let s = self.squares;
-        let mut ft_w = Vec::with_capacity(to.inputs());
+        let h = self.hidden;
+        let mut ft_w = Vec::with_capacity(to.inputs() * h);
         for other in 0..2 {
             for ks in from {
                 for &sq in squares {
-                    let mut row = Row([0; HIDDEN]);
+                    let mut row = vec![0i16; h];
                     for &k in ks {
-                        let src = &self.ft_w[(other * self.kinds + k) * s + sq].0;
-                        for (w, &x) in row.0.iter_mut().zip(src) {
+                        let src = self.feature_row((other * self.kinds + k) * s + sq);
+                        for (w, &x) in row.iter_mut().zip(src) {
                             *w = w.saturating_add(x);
                         }
                     }
-                    ft_w.push(row);
+                    ft_w.extend(row);
                 }
             }
         }
@@ -472,6 +492,7 @@ impl Network {
             squares: to.squares(),
             mirror: mirror_table(&to),
             id: to,
+            hidden: h,
             ft_w,
             ft_b: self.ft_b.clone(),
             out_w: self.out_w.clone(),
@@ -484,14 +505,18 @@ impl Network {
     /// The quantised weights, for a trainer to start from: input `i`'s
     /// feature row, the feature bias, the output weights (side to move's
     /// half, then the other's) and the output bias.
-    pub fn feature_row(&self, i: usize) -> &[i16; HIDDEN] {
-        &self.ft_w[i].0
+    pub fn feature_row(&self, i: usize) -> &[i16] {
+        &self.ft_w[i * self.hidden..(i + 1) * self.hidden]
     }
-    pub fn feature_bias(&self) -> &[i16; HIDDEN] {
-        &self.ft_b.0
+    pub fn feature_bias(&self) -> &[i16] {
+        &self.ft_b
     }
-    pub fn output_weights(&self, half: usize) -> &[i16; HIDDEN] {
-        &self.out_w[half].0
+    pub fn output_weights(&self, half: usize) -> &[i16] {
+        &self.out_w[half * self.hidden..(half + 1) * self.hidden]
+    }
+    /// Hidden units per perspective.
+    pub fn hidden(&self) -> usize {
+        self.hidden
     }
     pub fn output_bias(&self) -> i32 {
         self.out_b
@@ -512,10 +537,15 @@ impl Network {
     }
 
     /// Score in centipawns for the side to move, from the two perspectives'
-    /// accumulators (index 0 White's).
-    fn output(&self, acc: &[Row; 2], stm: Color) -> i32 {
+    /// accumulators (`acc`: White's `hidden` sums, then Black's).
+    fn output(&self, acc: &[i16], stm: Color) -> i32 {
+        let h = self.hidden;
         let us = stm.index();
-        let halves = [(&acc[us], &self.out_w[0]), (&acc[us ^ 1], &self.out_w[1])];
+        let half = |view: usize| &acc[view * h..view * h + h];
+        let halves = [
+            (half(us), self.output_weights(0)),
+            (half(us ^ 1), self.output_weights(1)),
+        ];
         let mut sum = 0i32;
         for (a, w) in halves {
             let dot = if self.small_out {
@@ -542,27 +572,29 @@ impl Network {
         (((colour != view) as usize) * self.kinds + kind) * self.squares + rel
     }
 
-    fn add(&self, acc: &mut [Row; 2], piece: u8, sq: usize) {
-        for (view, a) in acc.iter_mut().enumerate() {
-            let row = &self.ft_w[self.feature(view, piece, sq)].0;
-            for (x, w) in a.0.iter_mut().zip(row.iter()) {
+    /// Adds `piece` on `sq` to both halves of `acc` (`2 hidden` sums).
+    fn add(&self, acc: &mut [i16], piece: u8, sq: usize) {
+        for (view, a) in acc.chunks_exact_mut(self.hidden).enumerate() {
+            let row = self.feature_row(self.feature(view, piece, sq));
+            for (x, w) in a.iter_mut().zip(row) {
                 *x = x.wrapping_add(*w);
             }
         }
     }
 
-    fn sub(&self, acc: &mut [Row; 2], piece: u8, sq: usize) {
-        for (view, a) in acc.iter_mut().enumerate() {
-            let row = &self.ft_w[self.feature(view, piece, sq)].0;
-            for (x, w) in a.0.iter_mut().zip(row.iter()) {
+    fn sub(&self, acc: &mut [i16], piece: u8, sq: usize) {
+        for (view, a) in acc.chunks_exact_mut(self.hidden).enumerate() {
+            let row = self.feature_row(self.feature(view, piece, sq));
+            for (x, w) in a.iter_mut().zip(row) {
                 *x = x.wrapping_sub(*w);
             }
         }
     }
 
-    fn refresh(&self, acc: &mut [Row; 2], board: &[u8]) {
-        acc[0] = self.ft_b.clone();
-        acc[1] = self.ft_b.clone();
+    fn refresh(&self, acc: &mut [i16], board: &[u8]) {
+        for a in acc.chunks_exact_mut(self.hidden) {
+            a.copy_from_slice(&self.ft_b);
+        }
         for (sq, &p) in board.iter().enumerate() {
             if p != EMPTY {
                 self.add(acc, p, sq);
@@ -687,31 +719,31 @@ impl NnueMap {
 /// Evaluates `pos` from scratch (for callers outside the search).
 pub fn evaluate(pos: &Position, map: &NnueMap) -> i32 {
     let net = &*map.net;
-    let mut acc = [net.ft_b.clone(), net.ft_b.clone()];
+    let mut acc = vec![0; 2 * net.hidden];
     net.refresh(&mut acc, &map.board(pos)[..map.squares]);
     net.output(&acc, pos.side_to_move())
 }
 
+/// A ply's snapshot: the board its accumulator (in [`NnueStack::acc`]) was
+/// computed for.
 #[derive(Clone)]
 struct Slot {
-    acc: [Row; 2],
     board: [u8; MAX_SQUARES],
     valid: bool,
 }
 
 /// Whether every output weight is within `i8` (`Network::small_out`).
-fn small_weights(out_w: &[Row; 2]) -> bool {
-    out_w.iter().all(|r| {
-        r.0.iter()
-            .all(|&w| (i8::MIN as i16..=i8::MAX as i16).contains(&w))
-    })
+fn small_weights(out_w: &[i16]) -> bool {
+    out_w
+        .iter()
+        .all(|&w| (i8::MIN as i16..=i8::MAX as i16).contains(&w))
 }
 
 /// `sum(clamp(a, 0, QA)^2 * w)` over a half, in wrapping 32-bit sums.
 #[inline]
-fn screlu_dot(a: &Row, w: &Row) -> i32 {
+fn screlu_dot(a: &[i16], w: &[i16]) -> i32 {
     let mut sum = 0i32;
-    for (&x, &w) in a.0.iter().zip(w.0.iter()) {
+    for (&x, &w) in a.iter().zip(w) {
         let v = (x as i32).clamp(0, QA);
         sum = sum.wrapping_add(v * w as i32 * v);
     }
@@ -725,31 +757,33 @@ fn screlu_dot(a: &Row, w: &Row) -> i32 {
 /// instructions.
 #[cfg(target_arch = "x86_64")]
 #[inline]
-fn screlu_dot_small(a: &Row, w: &Row) -> i32 {
+fn screlu_dot_small(a: &[i16], w: &[i16]) -> i32 {
     use std::arch::x86_64::*;
-    #[allow(clippy::manual_is_multiple_of)] // `is_multiple_of` is newer than the MSRV
-    const _: () = assert!(HIDDEN % 8 == 0);
-    // SAFETY: SSE2 is always enabled on x86-64; each load reads 8 of the
-    // HIDDEN i16 of a row (unaligned loads).
-    unsafe {
+    // Whole blocks of eight; widths are multiples of HIDDEN_STEP, so
+    // nothing is left over in a network's rows.
+    let n = a.len().min(w.len()) / 8 * 8;
+    // SAFETY: SSE2 is always enabled on x86-64; each load reads 8 i16 at
+    // `i + 8 <= n`, within both slices (unaligned loads).
+    let simd = unsafe {
         let zero = _mm_setzero_si128();
         let qa = _mm_set1_epi16(QA as i16);
         let mut acc = _mm_setzero_si128();
-        for i in (0..HIDDEN).step_by(8) {
-            let x = _mm_loadu_si128(a.0.as_ptr().add(i) as *const __m128i);
+        for i in (0..n).step_by(8) {
+            let x = _mm_loadu_si128(a.as_ptr().add(i) as *const __m128i);
             let v = _mm_min_epi16(_mm_max_epi16(x, zero), qa);
-            let ww = _mm_loadu_si128(w.0.as_ptr().add(i) as *const __m128i);
+            let ww = _mm_loadu_si128(w.as_ptr().add(i) as *const __m128i);
             acc = _mm_add_epi32(acc, _mm_madd_epi16(_mm_mullo_epi16(v, ww), v));
         }
         let s = _mm_add_epi32(acc, _mm_shuffle_epi32(acc, 0b01_00_11_10));
         let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b10_11_00_01));
         _mm_cvtsi128_si32(s)
-    }
+    };
+    simd.wrapping_add(screlu_dot(&a[n..], &w[n..]))
 }
 
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
-fn screlu_dot_small(a: &Row, w: &Row) -> i32 {
+fn screlu_dot_small(a: &[i16], w: &[i16]) -> i32 {
     screlu_dot(a, w)
 }
 
@@ -780,17 +814,23 @@ fn changed_squares(a: &[u8; MAX_SQUARES], b: &[u8; MAX_SQUARES], n: usize) -> us
 
 /// Per-thread accumulators, one per ply (see the module comment).
 pub struct NnueStack {
+    /// Per ply, `2 hidden` sums (White's half, then Black's) for the
+    /// width of the last network evaluated; resized, and every ply
+    /// forgotten, when a network of another width comes.
+    acc: Vec<i16>,
+    hidden: usize,
     slots: Vec<Slot>,
 }
 
 impl NnueStack {
     pub fn new(plies: usize) -> NnueStack {
         let slot = Slot {
-            acc: [Row([0; HIDDEN]), Row([0; HIDDEN])],
             board: [EMPTY; MAX_SQUARES],
             valid: false,
         };
         NnueStack {
+            acc: Vec::new(),
+            hidden: 0,
             slots: vec![slot; plies + 1],
         }
     }
@@ -802,10 +842,21 @@ impl NnueStack {
         }
     }
 
+    /// Sizes the accumulators for `hidden` units (a new width forgets
+    /// them all).
+    fn fit(&mut self, hidden: usize) {
+        if self.hidden != hidden {
+            self.hidden = hidden;
+            self.acc = vec![0; self.slots.len() * 2 * hidden];
+            self.clear();
+        }
+    }
+
     /// Evaluates `pos` at `ply`, updating that ply's accumulator. The
     /// stack must be cleared when the map changes (a new search does).
     pub fn evaluate(&mut self, pos: &Position, map: &NnueMap, ply: usize) -> i32 {
         let net = &*map.net;
+        self.fit(net.hidden);
         let n = map.squares;
         let ply = ply.min(self.slots.len() - 1);
         let board = map.board(pos);
@@ -822,44 +873,44 @@ impl NnueStack {
         } else {
             usize::MAX
         };
-        let from = if parent < here { ply - 1 } else { ply };
+        let width = 2 * net.hidden;
+        let at = ply * width;
         if here.min(parent) > MAX_DIFF {
-            let slot = &mut self.slots[ply];
-            net.refresh(&mut slot.acc, &board[..n]);
+            net.refresh(&mut self.acc[at..at + width], &board[..n]);
         } else {
-            if from != ply {
-                let (lo, hi) = self.slots.split_at_mut(ply);
-                hi[0].acc = lo[ply - 1].acc.clone();
-                hi[0].board = lo[ply - 1].board;
+            if parent < here {
+                let (lo, hi) = self.acc.split_at_mut(at);
+                hi[..width].copy_from_slice(&lo[at - width..]);
+                self.slots[ply].board = self.slots[ply - 1].board;
             }
-            let slot = &mut self.slots[ply];
+            let acc = &mut self.acc[at..at + width];
+            let snapshot = &self.slots[ply].board;
             // Eight squares at a time past the unchanged ones.
-            let mut at = 0;
-            while at < n {
-                let end = (at + 8).min(n);
-                if end - at == 8 && word(&slot.board, at) == word(&board, at) {
-                    at = end;
+            let mut from = 0;
+            while from < n {
+                let end = (from + 8).min(n);
+                if end - from == 8 && word(snapshot, from) == word(&board, from) {
+                    from = end;
                     continue;
                 }
-                let snapshot = &slot.board[at..end];
-                for (i, (&old, &new)) in snapshot.iter().zip(&board[at..end]).enumerate() {
-                    let sq = at + i;
+                for sq in from..end {
+                    let (old, new) = (snapshot[sq], board[sq]);
                     if old != new {
                         if old != EMPTY {
-                            net.sub(&mut slot.acc, old, sq);
+                            net.sub(acc, old, sq);
                         }
                         if new != EMPTY {
-                            net.add(&mut slot.acc, new, sq);
+                            net.add(acc, new, sq);
                         }
                     }
                 }
-                at = end;
+                from = end;
             }
         }
         let slot = &mut self.slots[ply];
         slot.board = board;
         slot.valid = true;
-        net.output(&slot.acc, pos.side_to_move())
+        net.output(&self.acc[at..at + width], pos.side_to_move())
     }
 }
 
@@ -910,19 +961,19 @@ mod tests {
             lo + (seed % (hi - lo + 1) as u64) as i32
         };
         for round in 0..200 {
-            let mut a = Row([0; HIDDEN]);
-            let mut w = Row([0; HIDDEN]);
+            let mut a = [0i16; HIDDEN];
+            let mut w = [0i16; HIDDEN];
             for j in 0..HIDDEN {
-                a.0[j] = next(-600, 900) as i16;
-                w.0[j] = match round % 3 {
+                a[j] = next(-600, 900) as i16;
+                w[j] = match round % 3 {
                     0 => next(-128, 127),
                     1 => [-128, 127][j % 2],
                     _ => next(-3, 3),
                 } as i16;
             }
             if round == 0 {
-                a.0 = [QA as i16; HIDDEN];
-                w.0 = [-128; HIDDEN];
+                a = [QA as i16; HIDDEN];
+                w = [-128; HIDDEN];
             }
             assert_eq!(
                 screlu_dot_small(&a, &w),
@@ -1059,11 +1110,13 @@ mod tests {
     }
 
     /// A network with pseudo-random weights per input and unit.
-    fn random_net(v: &Variant, seed: u64) -> Network {
-        Network::from_fn(
+    fn random_net(v: &Variant, seed: u64, hidden: usize) -> Network {
+        Network::from_fn_wide(
             NetId::of(v),
+            hidden,
             move |own, kind, sq, j| {
-                let x = fnv1a(&[own as u8, kind as u8, sq as u8, j as u8, seed as u8]);
+                let at = [own as u8, kind as u8, sq as u8, j as u8, (j >> 8) as u8];
+                let x = fnv1a(&[&at[..], &[seed as u8]].concat());
                 (x % 61) as i16 - 30
             },
             5,
@@ -1224,9 +1277,20 @@ mod tests {
     /// Capablanca (10x8) and of a 12x12 variant with 11 kinds.
     #[test]
     fn incremental_equals_fresh_in_fairy_variants() {
-        for (v, seed) in [(capablanca(), 1u64), (example("grand-leapers"), 2)] {
-            let map = NnueMap::with_network(v, Arc::new(random_net(v, seed))).expect("fits");
-            let mut stack = NnueStack::new(16);
+        // One stack for networks of every width in turn: a new width
+        // resizes it and forgets what it held.
+        let mut stack = NnueStack::new(16);
+        for (v, seed, hidden) in [
+            (capablanca(), 1u64, HIDDEN),
+            (example("grand-leapers"), 2, HIDDEN),
+            (capablanca(), 3, 512),
+            (example("grand-leapers"), 4, 96),
+            (capablanca(), 5, MAX_HIDDEN),
+        ] {
+            let net = random_net(v, seed, hidden);
+            let net = Network::parse(&net.to_bytes()).expect("reads back");
+            assert_eq!(net.hidden(), hidden);
+            let map = NnueMap::with_network(v, Arc::new(net)).expect("fits");
             let mut rng = 0x9E37_79B9_7F4A_7C15u64 ^ seed;
             let mut checked = 0;
             for _game in 0..12 {
@@ -1252,6 +1316,22 @@ mod tests {
                 }
             }
             assert!(checked > 600, "{}: only {checked} positions", v.name);
+        }
+    }
+
+    /// Widths the engine does not read are refused with the reason: none,
+    /// one not a multiple of the SIMD step, one past the widest.
+    #[test]
+    fn networks_of_unread_widths_are_refused() {
+        let v = capablanca();
+        let bytes = random_net(v, 7, 64).to_bytes();
+        assert_eq!(Network::parse(&bytes).map(|n| n.hidden()), Ok(64));
+        for bad in [0u32, 100, 2 * MAX_HIDDEN as u32] {
+            let mut b = bytes.clone();
+            b[8..12].copy_from_slice(&bad.to_le_bytes());
+            let err = Network::parse(&b).map(|_| ()).unwrap_err();
+            assert_eq!(err, NetError::WrongHidden(bad));
+            assert!(err.to_string().contains("a multiple of 32"), "{err}");
         }
     }
 
@@ -1380,7 +1460,7 @@ mod tests {
                         }
                     }
                     let got = moved.feature_row((other * kinds + k) * s + sq);
-                    assert_eq!(got, &want, "colour {other}, kind {k}, square {sq}");
+                    assert_eq!(got, &want[..], "colour {other}, kind {k}, square {sq}");
                 }
             }
         }

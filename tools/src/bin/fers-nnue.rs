@@ -63,7 +63,9 @@ use std::sync::Arc;
 use fers_core::variant::Variant;
 use fers_core::{Color, Position};
 use fers_engine::evaluate::{evaluate, evaluate_network, EvalTables};
-use fers_engine::nnue::{self, NetId, Network, NnueMap, FLAG_RESIDUAL, HAND_UNIT, HIDDEN};
+use fers_engine::nnue::{
+    self, NetId, Network, NnueMap, FLAG_RESIDUAL, HAND_UNIT, HIDDEN, HIDDEN_STEP, MAX_HIDDEN,
+};
 use fers_tools::match_cli::resolve_variant;
 use fers_tools::nnue_data::{self, DataGen};
 use rand::seq::SliceRandom;
@@ -764,8 +766,11 @@ fn main() -> ExitCode {
     // The embedded format for built-in chess; the general format with its
     // header for every other variant.
     let chess = std::ptr::eq(variant, fers_core::variant::chess());
-    if h != HIDDEN {
-        eprintln!("fers-nnue: note: the engine reads networks of {HIDDEN} hidden units only");
+    if !nnue::readable_width(h) {
+        eprintln!(
+            "fers-nnue: -hidden {h}: the engine reads a multiple of {HIDDEN_STEP} up to {MAX_HIDDEN}"
+        );
+        return ExitCode::FAILURE;
     }
     let out_path = files.remove(0);
     // Mirror twins wherever the rules do not see left from right.
@@ -1017,7 +1022,10 @@ fn split_then_mirror(
 /// `-init NET`: the parameters start as the network NET (for this variant,
 /// e.g. made by `-transfer`, residual or not as the training is) instead
 /// of at random, its quantised weights read back as floats (the inverse
-/// of [`write_net`]); the factoriser's virtual rows start at zero.
+/// of [`write_net`]); the factoriser's virtual rows start at zero. A wider
+/// training (`-hidden` above NET's) widens NET: its units come first, and
+/// the new ones keep their random feature weights with output weights of
+/// zero, so the network starts out scoring exactly as NET does.
 fn init_from(path: &str, variant: &Variant, l: &Layout, p: &mut [f32]) -> Result<(), String> {
     let net = Network::load(path)?;
     if net.id != NetId::of(variant) {
@@ -1027,9 +1035,10 @@ fn init_from(path: &str, variant: &Variant, l: &Layout, p: &mut [f32]) -> Result
             NetId::of(variant)
         ));
     }
-    if l.h != HIDDEN || net.residual.is_some() != l.residual {
+    if l.h < net.hidden() || net.residual.is_some() != l.residual {
         return Err(format!(
-            "hidden {HIDDEN} and residual {} needed",
+            "hidden {} or more and residual {} needed",
+            net.hidden(),
             if l.residual { "on" } else { "off" }
         ));
     }
@@ -1044,8 +1053,13 @@ fn init_from(path: &str, variant: &Variant, l: &Layout, p: &mut [f32]) -> Result
     }
     for half in 0..2 {
         let at = l.out_w() + half * h;
-        for (x, &w) in p[at..at + h].iter_mut().zip(net.output_weights(half)) {
-            *x = w as f32 / QB;
+        let ours = net.output_weights(half).iter().map(|&w| w as f32 / QB);
+        // The new units' weights are zero: they start out silent.
+        for (x, w) in p[at..at + h]
+            .iter_mut()
+            .zip(ours.chain(std::iter::repeat(0.0)))
+        {
+            *x = w;
         }
     }
     p[l.out_b()] = net.output_bias() as f32 / (QA * QB);
@@ -1204,6 +1218,58 @@ mod tests {
             let chess = fers_core::variant::chess();
             assert!(init_from(&first, chess, &l, &mut q).is_err());
             let _ = std::fs::remove_file(&first);
+        }
+    }
+
+    /// `-init` a narrower network: the wider one written at once scores
+    /// every position exactly as the narrower (its new units are silent),
+    /// its first units are the narrower's, and its new units have weights
+    /// to learn; a wider network cannot start a narrower training.
+    #[test]
+    fn a_network_widened_by_init_scores_as_before() {
+        let (v, l) = capablanca_layout(true, false);
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let mut p: Vec<f32> = (0..l.len()).map(|_| rng.gen_range(-0.05..0.05)).collect();
+        for w in &mut p[l.ft_b()..l.out_w()] {
+            *w = 0.4;
+        }
+        let dir = std::env::temp_dir();
+        let narrow = dir.join(format!("fers-widen-a-{}.nnue", std::process::id()));
+        let wide = dir.join(format!("fers-widen-b-{}.nnue", std::process::id()));
+        let (narrow, wide) = (narrow.display().to_string(), wide.display().to_string());
+        write_net(&narrow, Some(&NetId::of(v)), &l, &p).expect("written");
+        let w = Layout { h: 2 * HIDDEN, ..l };
+        // As the trainer starts: random feature and output weights, the
+        // factoriser's rows at zero.
+        let mut q = vec![0f32; w.len()];
+        for range in [0..w.inputs * w.h, w.out_w()..w.out_b()] {
+            for x in &mut q[range] {
+                *x = rng.gen_range(-0.05..0.05);
+            }
+        }
+        init_from(&narrow, v, &w, &mut q).expect("widens");
+        write_net(&wide, Some(&NetId::of(v)), &w, &q).expect("written");
+        let a = Network::load(&narrow).expect("narrow");
+        let b = Network::load(&wide).expect("wide");
+        let mut r = vec![0f32; l.len()];
+        assert!(init_from(&wide, v, &l, &mut r).is_err());
+        let _ = (std::fs::remove_file(&narrow), std::fs::remove_file(&wide));
+        assert_eq!((a.hidden(), b.hidden()), (HIDDEN, 2 * HIDDEN));
+        assert_eq!(&b.feature_row(17)[..HIDDEN], a.feature_row(17));
+        assert!(b.feature_row(17)[HIDDEN..].iter().any(|&x| x != 0));
+        assert!(b.output_weights(0)[HIDDEN..].iter().all(|&x| x == 0));
+        let (a, b) = (
+            NnueMap::with_network(v, Arc::new(a)).expect("fits"),
+            NnueMap::with_network(v, Arc::new(b)).expect("fits"),
+        );
+        for fen in [
+            "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
+            "r1a1qkb1nr/ppbppppppp/n1p3c3/10/6N3/10/PPPPPPPPPP/RNABQKB1CR b KQkq - 4 5",
+            "4k5/10/10/10/10/10/4P5/2C1K3A1 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(v, fen).expect("FEN");
+            let (x, y) = (nnue::evaluate(&pos, &a), nnue::evaluate(&pos, &b));
+            assert_eq!(x, y, "{fen}");
         }
     }
 
