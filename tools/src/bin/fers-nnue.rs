@@ -695,218 +695,249 @@ fn main() -> ExitCode {
         Some("-transfer") => return transfer(&args[1..]),
         _ => {}
     }
-    let (mut files, flags) = match split_flags(&args) {
-        Ok(x) => x,
+    match train(&args) {
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("fers-nnue: {e}");
-            return ExitCode::FAILURE;
+            ExitCode::FAILURE
         }
-    };
-    let (mut epochs, mut h, mut threads, mut lr, mut batch, mut seed) =
-        (30usize, HIDDEN, 2usize, 0.001f32, 16384usize, 1u64);
-    let (mut name, mut vfile, mut lambda, mut factor) = (None, None, 0f32, true);
-    let (mut holdout, mut residual, mut init) = (None, false, None);
-    for (a, v) in &flags {
-        let ok = match a.as_str() {
-            "-epochs" => v.parse().map(|x| epochs = x).is_ok(),
-            "-hidden" => v.parse().map(|x| h = x).is_ok(),
-            "-threads" => v.parse().map(|x: usize| threads = x.max(1)).is_ok(),
-            "-lr" => v.parse().map(|x| lr = x).is_ok(),
-            "-batch" => v.parse().map(|x: usize| batch = x.max(1)).is_ok(),
-            "-seed" => v.parse().map(|x| seed = x).is_ok(),
-            "-factor" => on_off(v).map(|x| factor = x).is_some(),
-            "-residual" => on_off(v).map(|x| residual = x).is_some(),
-            "-lambda" => v
-                .parse()
-                .map(|x: f32| lambda = x)
-                .is_ok_and(|_| (0.0..=1.0).contains(&lambda)),
-            "-variant" => {
-                name = Some(v.as_str());
-                true
-            }
-            "-variantfile" => {
-                vfile = Some(v.as_str());
-                true
-            }
-            "-holdout" => {
-                holdout = Some(v.as_str());
-                true
-            }
-            "-init" => {
-                init = Some(v.as_str());
-                true
-            }
-            _ => false,
+    }
+}
+
+const USAGE: &str = "usage: fers-nnue OUT.nnue DATA... [-variant V] [-variantfile F] \
+     [-lambda L] [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S] \
+     [-factor on|off] [-holdout FILE] [-residual on|off] [-init NET]\n\
+     \x20      fers-nnue -selfplay OUT [-variant V] [-variantfile F] [-games N] [-nodes K] ...\n\
+     \x20      fers-nnue -label IN OUT NET [-variant V] [-variantfile F]\n\
+     \x20      fers-nnue -transfer IN OUT -variant V [-variantfile F] [-from W] [-as x=y,...]\n\
+     \x20      fers-nnue -walk IN OUT PER SEED [-variant V] [-variantfile F]\n\
+     \x20      fers-nnue -pgn IN OUT FROM [-variant V] [-variantfile F]";
+
+/// A training's settings: the flags of `fers-nnue OUT.nnue DATA...`.
+struct TrainOptions<'a> {
+    epochs: usize,
+    hidden: usize,
+    threads: usize,
+    lr: f32,
+    batch: usize,
+    seed: u64,
+    variant: Option<&'a str>,
+    variant_file: Option<&'a str>,
+    lambda: f32,
+    factor: bool,
+    holdout: Option<&'a str>,
+    residual: bool,
+    init: Option<&'a str>,
+}
+
+impl<'a> TrainOptions<'a> {
+    fn parse(flags: &'a [(String, String)]) -> Result<TrainOptions<'a>, String> {
+        let mut o = TrainOptions {
+            epochs: 30,
+            hidden: HIDDEN,
+            threads: 2,
+            lr: 0.001,
+            batch: 16384,
+            seed: 1,
+            variant: None,
+            variant_file: None,
+            lambda: 0.0,
+            factor: true,
+            holdout: None,
+            residual: false,
+            init: None,
         };
-        if !ok {
-            eprintln!("fers-nnue: bad option {a} {v}");
-            return ExitCode::FAILURE;
+        for (a, v) in flags {
+            let ok = match a.as_str() {
+                "-epochs" => v.parse().map(|x| o.epochs = x).is_ok(),
+                "-hidden" => v.parse().map(|x| o.hidden = x).is_ok(),
+                "-threads" => v.parse().map(|x: usize| o.threads = x.max(1)).is_ok(),
+                "-lr" => v.parse().map(|x| o.lr = x).is_ok(),
+                "-batch" => v.parse().map(|x: usize| o.batch = x.max(1)).is_ok(),
+                "-seed" => v.parse().map(|x| o.seed = x).is_ok(),
+                "-factor" => on_off(v).map(|x| o.factor = x).is_some(),
+                "-residual" => on_off(v).map(|x| o.residual = x).is_some(),
+                "-lambda" => v
+                    .parse()
+                    .ok()
+                    .filter(|x: &f32| (0.0..=1.0).contains(x))
+                    .map(|x| o.lambda = x)
+                    .is_some(),
+                "-variant" | "-variantfile" | "-holdout" | "-init" => {
+                    let slot = match a.as_str() {
+                        "-variant" => &mut o.variant,
+                        "-variantfile" => &mut o.variant_file,
+                        "-holdout" => &mut o.holdout,
+                        _ => &mut o.init,
+                    };
+                    *slot = Some(v.as_str());
+                    true
+                }
+                _ => false,
+            };
+            if !ok {
+                return Err(format!("bad option {a} {v}"));
+            }
         }
+        if !nnue::readable_width(o.hidden) {
+            return Err(format!(
+                "-hidden {}: the engine reads a multiple of {HIDDEN_STEP} up to {MAX_HIDDEN}",
+                o.hidden
+            ));
+        }
+        Ok(o)
     }
+}
+
+/// `fers-nnue OUT.nnue DATA... [flags]`: trains a network and writes it
+/// after every epoch.
+fn train(args: &[String]) -> Result<(), String> {
+    let (mut files, flags) = split_flags(args)?;
+    let o = TrainOptions::parse(&flags)?;
     if files.len() < 2 {
-        eprintln!(
-            "usage: fers-nnue OUT.nnue DATA... [-variant V] [-variantfile F] [-lambda L] \
-             [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S] [-factor on|off] \
-             [-holdout FILE] [-residual on|off] [-init NET]\n\
-             \x20      fers-nnue -selfplay OUT [-variant V] [-variantfile F] [-games N] [-nodes K] ...\n\
-             \x20      fers-nnue -label IN OUT NET [-variant V] [-variantfile F]\n\
-             \x20      fers-nnue -transfer IN OUT -variant V [-variantfile F] [-from W] [-as x=y,...]\n\
-             \x20      fers-nnue -walk IN OUT PER SEED [-variant V] [-variantfile F]\n\
-             \x20      fers-nnue -pgn IN OUT FROM [-variant V] [-variantfile F]"
-        );
-        return ExitCode::FAILURE;
+        return Err(USAGE.into());
     }
-    let variant = match variant_of(name, vfile) {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("fers-nnue: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    // The embedded format for built-in chess; the general format with its
+    let variant = variant_of(o.variant, o.variant_file)?;
+    let out_path = files.remove(0);
+    let tables = EvalTables::classical(variant);
+    let hand = o.residual.then_some(&*tables);
+    let (data, given) = read_training_data(variant, &files, o.holdout, o.lambda, hand)?;
+    // The embedded format for built-in chess (unless residual, which
+    // needs the general format's flags); the general format with its
     // header for every other variant.
     let chess = std::ptr::eq(variant, fers_core::variant::chess());
-    if !nnue::readable_width(h) {
-        eprintln!(
-            "fers-nnue: -hidden {h}: the engine reads a multiple of {HIDDEN_STEP} up to {MAX_HIDDEN}"
-        );
-        return ExitCode::FAILURE;
-    }
-    let out_path = files.remove(0);
-    // Mirror twins wherever the rules do not see left from right.
-    let mirrors = variant.file_mirror_symmetric();
-    // Each position as given, with its mirror image when it has one.
-    let mut data: Vec<(Sample, Option<Sample>)> = Vec::new();
-    let tables = EvalTables::classical(variant);
-    let hand = residual.then_some(&*tables);
-    for f in &files {
-        match read_positions(variant, f, mirrors, lambda, hand) {
-            Ok(d) => {
-                eprintln!("{f}: {} positions", d.len());
-                data.extend(d);
-            }
-            Err(e) => {
-                eprintln!("fers-nnue: {e}");
-                return ExitCode::FAILURE;
-            }
-        }
-    }
-    // `-holdout`: the held-out positions come from a file of their own.
-    let given = match holdout.map(|f| read_positions(variant, f, false, lambda, hand)) {
-        None => None,
-        Some(Ok(d)) if !d.is_empty() => Some(d.into_iter().map(|(s, _)| s).collect()),
-        Some(Ok(_)) => {
-            eprintln!(
-                "fers-nnue: no positions of {} in the held-out file",
-                variant.name
-            );
-            return ExitCode::FAILURE;
-        }
-        Some(Err(e)) => {
-            eprintln!("fers-nnue: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    if data.is_empty() {
-        eprintln!("fers-nnue: no positions of {} in the data", variant.name);
-        return ExitCode::FAILURE;
-    }
-    // A residual chess network needs the general format's flags.
-    let id = if chess && !residual {
+    let id = if chess && !o.residual {
         None
     } else {
         Some(NetId::of(variant))
     };
-    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(o.seed);
     let (valid, train) = split_then_mirror(data, given, &mut rng);
-    let (valid, train) = (&valid[..], &train[..]);
     eprintln!(
-        "{} training (mirrors included), {} held out (as given, no mirrors), hidden {h}",
+        "{} training (mirrors included), {} held out (as given, no mirrors), hidden {}",
         train.len(),
-        valid.len()
+        valid.len(),
+        o.hidden
     );
-
     let squares = variant.geometry.files as usize * variant.geometry.ranks as usize;
     let inputs = NetId::of(variant).inputs();
     let l = Layout {
         inputs,
-        h,
+        h: o.hidden,
         squares,
-        virt: if factor { inputs / squares } else { 0 },
-        residual,
+        virt: if o.factor { inputs / squares } else { 0 },
+        residual: o.residual,
     };
+    // With `-init`, a residual network's weight of the hand-written
+    // evaluation is the starting network's.
+    let mut p = initial_parameters(&l, &train, o.init.is_none(), &mut rng);
+    if let Some(path) = o.init {
+        init_from(path, variant, &l, &mut p).map_err(|e| format!("-init {path}: {e}"))?;
+        eprintln!("starting from {path}");
+    }
+    fit(&l, &mut p, &train, &valid, &o, &mut rng, |p| {
+        write_net(&out_path, id.as_ref(), &l, p)
+            .map_err(|e| format!("cannot write {out_path}: {e}"))
+    })
+}
+
+/// The positions of the data files, each with its mirror image where the
+/// rules do not see left from right, and the held-out positions of
+/// `-holdout FILE` if given.
+#[allow(clippy::type_complexity)]
+fn read_training_data(
+    variant: &'static Variant,
+    files: &[String],
+    holdout: Option<&str>,
+    lambda: f32,
+    hand: Option<&EvalTables>,
+) -> Result<(Vec<(Sample, Option<Sample>)>, Option<Vec<Sample>>), String> {
+    let mirrors = variant.file_mirror_symmetric();
+    let mut data = Vec::new();
+    for f in files {
+        let d = read_positions(variant, f, mirrors, lambda, hand)?;
+        eprintln!("{f}: {} positions", d.len());
+        data.extend(d);
+    }
+    if data.is_empty() {
+        return Err(format!("no positions of {} in the data", variant.name));
+    }
+    let given = match holdout {
+        None => None,
+        Some(f) => {
+            let d = read_positions(variant, f, false, lambda, hand)?;
+            if d.is_empty() {
+                return Err(format!(
+                    "no positions of {} in the held-out file",
+                    variant.name
+                ));
+            }
+            Some(d.into_iter().map(|(s, _)| s).collect())
+        }
+    };
+    Ok((data, given))
+}
+
+/// Random starting parameters: feature weights within `+/- 0.088`, the
+/// factoriser's rows at zero, feature biases 0.1, output weights within
+/// `+/- 1/sqrt(2h)`; with `fit_hand`, a residual network's weight of the
+/// hand-written evaluation at its best fit alone (its units are not the
+/// labels'), the network's output at 0.
+fn initial_parameters(
+    l: &Layout,
+    train: &[Sample],
+    fit_hand: bool,
+    rng: &mut impl Rng,
+) -> Vec<f32> {
     let mut p = vec![0f32; l.len()];
-    if residual && init.is_none() {
-        // The hand-written evaluation's units are not the labels': its
-        // weight starts at the best fit alone, the network's output at 0
-        // (`-init` starts from the network's own weight instead).
+    if l.residual && fit_hand {
         let w = hand_weight(train);
         eprintln!("hand-written evaluation alone: weight {w:.3}");
         p[l.hand()] = w;
     }
     let r = (1.0 / 32f32).sqrt();
-    // Virtual rows start at zero: at first every square is on its own.
-    for w in &mut p[..l.inputs * h] {
+    for w in &mut p[..l.inputs * l.h] {
         *w = rng.gen_range(-r..r) * 0.5;
     }
     for w in &mut p[l.ft_b()..l.out_w()] {
         *w = 0.1;
     }
-    let ro = (1.0 / (2 * h) as f32).sqrt();
+    let ro = (1.0 / (2 * l.h) as f32).sqrt();
     for w in &mut p[l.out_w()..l.out_b()] {
         *w = rng.gen_range(-ro..ro);
     }
-    if let Some(path) = init {
-        if let Err(e) = init_from(path, variant, &l, &mut p) {
-            eprintln!("fers-nnue: -init {path}: {e}");
-            return ExitCode::FAILURE;
-        }
-        eprintln!("starting from {path}");
-    }
+    p
+}
+
+/// Adam over `o.epochs` epochs of shuffled mini-batches, the rate cut to
+/// 0.3 at 60% of the epochs and to 0.1 at 90%; prints the training and
+/// held-out losses and calls `save` after each epoch.
+fn fit(
+    l: &Layout,
+    p: &mut [f32],
+    train: &[Sample],
+    valid: &[Sample],
+    o: &TrainOptions,
+    rng: &mut impl Rng,
+    save: impl Fn(&[f32]) -> Result<(), String>,
+) -> Result<(), String> {
     let mut m = vec![0f32; l.len()];
     let mut v = vec![0f32; l.len()];
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut t = 0i32;
     let mut order: Vec<usize> = (0..train.len()).collect();
-    for epoch in 0..epochs {
-        let lr_now = if epoch * 10 >= epochs * 9 {
-            lr * 0.1
-        } else if epoch * 10 >= epochs * 6 {
-            lr * 0.3
+    for epoch in 0..o.epochs {
+        let lr_now = if epoch * 10 >= o.epochs * 9 {
+            o.lr * 0.1
+        } else if epoch * 10 >= o.epochs * 6 {
+            o.lr * 0.3
         } else {
-            lr
+            o.lr
         };
-        order.shuffle(&mut rng);
+        order.shuffle(rng);
         let mut train_loss = 0f64;
-        for chunk in order.chunks(batch) {
-            let per = chunk.len().div_ceil(threads);
-            let (grad, loss) = std::thread::scope(|sc| {
-                let handles: Vec<_> = chunk
-                    .chunks(per)
-                    .map(|part| {
-                        let (l, p) = (&l, &p);
-                        sc.spawn(move || {
-                            let mut g = vec![0f32; l.len()];
-                            let mut acc = [vec![0f32; l.h], vec![0f32; l.h]];
-                            let mut loss = 0f64;
-                            for &k in part {
-                                loss += step(l, p, &train[k], Some(&mut g), &mut acc) as f64;
-                            }
-                            (g, loss)
-                        })
-                    })
-                    .collect();
-                let mut total = vec![0f32; l.len()];
-                let mut loss = 0f64;
-                for hd in handles {
-                    let (g, ls) = hd.join().expect("trainer thread");
-                    for (a, b) in total.iter_mut().zip(&g) {
-                        *a += b;
-                    }
-                    loss += ls;
-                }
-                (total, loss)
-            });
+        for chunk in order.chunks(o.batch) {
+            let (grad, loss) = batch_gradient(l, p, train, chunk, o.threads);
             train_loss += loss;
             t += 1;
             let scale = 1.0 / chunk.len() as f32;
@@ -922,10 +953,10 @@ fn main() -> ExitCode {
                 }
             }
         }
-        let mut acc = [vec![0f32; h], vec![0f32; h]];
+        let mut acc = [vec![0f32; l.h], vec![0f32; l.h]];
         let vl: f64 = valid
             .iter()
-            .map(|s| step(&l, &p, s, None, &mut acc) as f64)
+            .map(|s| step(l, p, s, None, &mut acc) as f64)
             .sum();
         eprintln!(
             "epoch {:>3} lr {:.5} train {:.6} held-out {:.6}",
@@ -934,12 +965,47 @@ fn main() -> ExitCode {
             train_loss / train.len() as f64,
             vl / valid.len() as f64
         );
-        if let Err(e) = write_net(&out_path, id.as_ref(), &l, &p) {
-            eprintln!("fers-nnue: cannot write {out_path}: {e}");
-            return ExitCode::FAILURE;
-        }
+        save(p)?;
     }
-    ExitCode::SUCCESS
+    Ok(())
+}
+
+/// The summed gradient and loss of the positions `chunk` of `train`, on
+/// `threads` threads (the parts summed in order: the same sums every run).
+fn batch_gradient(
+    l: &Layout,
+    p: &[f32],
+    train: &[Sample],
+    chunk: &[usize],
+    threads: usize,
+) -> (Vec<f32>, f64) {
+    let per = chunk.len().div_ceil(threads);
+    std::thread::scope(|sc| {
+        let handles: Vec<_> = chunk
+            .chunks(per)
+            .map(|part| {
+                sc.spawn(move || {
+                    let mut g = vec![0f32; l.len()];
+                    let mut acc = [vec![0f32; l.h], vec![0f32; l.h]];
+                    let mut loss = 0f64;
+                    for &k in part {
+                        loss += step(l, p, &train[k], Some(&mut g), &mut acc) as f64;
+                    }
+                    (g, loss)
+                })
+            })
+            .collect();
+        let mut total = vec![0f32; l.len()];
+        let mut loss = 0f64;
+        for hd in handles {
+            let (g, ls) = hd.join().expect("trainer thread");
+            for (a, b) in total.iter_mut().zip(&g) {
+                *a += b;
+            }
+            loss += ls;
+        }
+        (total, loss)
+    })
 }
 
 /// The positions of one data file, each with its mirror image where
@@ -1132,6 +1198,62 @@ mod tests {
         (v, layout)
     }
 
+    /// The training's flags: defaults, each flag read, and a clear error
+    /// for a width the engine would not read, a weight of the result
+    /// outside 0..1, a value that is not a number and an unknown flag.
+    #[test]
+    fn training_flags_are_read_and_bad_ones_refused() {
+        let flags = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+            list.iter()
+                .map(|(a, v)| (a.to_string(), v.to_string()))
+                .collect()
+        };
+        let none = flags(&[]);
+        let o = TrainOptions::parse(&none).expect("defaults");
+        assert_eq!(
+            (o.hidden, o.epochs, o.factor, o.residual),
+            (HIDDEN, 30, true, false)
+        );
+        let given = flags(&[
+            ("-hidden", "512"),
+            ("-epochs", "8"),
+            ("-lr", "0.0002"),
+            ("-lambda", "0.25"),
+            ("-init", "gen3.nnue"),
+            ("-variant", "capablanca"),
+            ("-factor", "off"),
+        ]);
+        let o = TrainOptions::parse(&given).expect("valid flags");
+        assert_eq!((o.hidden, o.epochs, o.lr, o.lambda), (512, 8, 0.0002, 0.25));
+        assert_eq!(
+            (o.init, o.variant, o.factor),
+            (Some("gen3.nnue"), Some("capablanca"), false)
+        );
+        for (bad, why) in [
+            (("-hidden", "100"), "a multiple of 32 up to 1024"),
+            (("-hidden", "2048"), "a multiple of 32 up to 1024"),
+            (("-lambda", "1.5"), "bad option -lambda 1.5"),
+            (("-epochs", "many"), "bad option -epochs many"),
+            (("-speed", "9"), "bad option -speed 9"),
+        ] {
+            let list = flags(&[bad]);
+            let e = TrainOptions::parse(&list).err().expect("refused");
+            assert!(e.contains(why), "{bad:?}: {e}");
+        }
+    }
+
+    /// Parameters drawn within `+/- r` (seeded), with feature biases that
+    /// keep most hidden units inside the clip; and the generator, to draw
+    /// more.
+    fn random_parameters(l: &Layout, seed: u64, r: f32) -> (Vec<f32>, rand::rngs::StdRng) {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut p: Vec<f32> = (0..l.len()).map(|_| rng.gen_range(-r..r)).collect();
+        for w in &mut p[l.ft_b()..l.out_w()] {
+            *w = 0.4;
+        }
+        (p, rng)
+    }
+
     /// With the factoriser, the file written holds each square's row plus
     /// its piece's virtual row: the engine's integer evaluation of the file
     /// equals the trainer's float model, within quantisation, on positions
@@ -1140,12 +1262,7 @@ mod tests {
     #[test]
     fn the_factoriser_is_folded_into_the_written_network() {
         let (v, l) = capablanca_layout(true, false);
-        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
-        let mut p: Vec<f32> = (0..l.len()).map(|_| rng.gen_range(-0.03..0.03)).collect();
-        // Biases that keep most hidden units inside the clip.
-        for w in &mut p[l.ft_b()..l.out_w()] {
-            *w = 0.4;
-        }
+        let (mut p, mut rng) = random_parameters(&l, 3, 0.03);
         for w in &mut p[l.out_w()..l.out_b()] {
             *w = rng.gen_range(-0.2..0.2);
         }
@@ -1228,11 +1345,7 @@ mod tests {
     #[test]
     fn a_network_widened_by_init_scores_as_before() {
         let (v, l) = capablanca_layout(true, false);
-        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
-        let mut p: Vec<f32> = (0..l.len()).map(|_| rng.gen_range(-0.05..0.05)).collect();
-        for w in &mut p[l.ft_b()..l.out_w()] {
-            *w = 0.4;
-        }
+        let (p, mut rng) = random_parameters(&l, 5, 0.05);
         let dir = std::env::temp_dir();
         let narrow = dir.join(format!("fers-widen-a-{}.nnue", std::process::id()));
         let wide = dir.join(format!("fers-widen-b-{}.nnue", std::process::id()));
