@@ -419,7 +419,7 @@ impl Network {
             }
         }
         let mut out_w = vec![out; hidden];
-        out_w.extend(std::iter::repeat_n(-out, hidden));
+        out_w.resize(2 * hidden, -out);
         Network {
             kinds,
             squares,
