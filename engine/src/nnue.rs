@@ -3,8 +3,9 @@
 //! Inputs per perspective: one per (colour relative to the perspective,
 //! piece kind, square), the squares mirrored top to bottom for Black, so a
 //! variant with `K` kinds on `S` squares has `2 K S` inputs (12x12 and 30
-//! kinds: 8640). They feed [`HIDDEN`] units shared by both perspectives;
-//! squared clipped ReLU; one output from the side to move's half and the
+//! kinds: 8640). They feed the file's number of hidden units (any
+//! multiple of [`HIDDEN_STEP`] up to [`MAX_HIDDEN`]; [`HIDDEN`] in the
+//! shipped networks), shared by both perspectives; squared clipped ReLU; one output from the side to move's half and the
 //! other side's. Weights are integers (feature layer scaled by [`QA`],
 //! output by [`QB`]) trained by `fers-nnue` (tools).
 //!
