@@ -2,8 +2,11 @@
 //! thread and a fresh 16 MB table, so that a build always reports the same
 //! node count. The last line is `<N> nodes <M> nps` (OpenBench's format).
 //!
-//! Without a file it searches the chess positions below with the chess
-//! network: the node count a build is known by. `bench DEPTH FILE` (UCI)
+//! Without a file it searches the chess positions below: from the command
+//! line (`fers bench`) with the embedded chess network, the node count a
+//! build is known by; as a UCI command with the engine's options (`Use
+//! NNUE`, a chess network `EvalFile` loaded), as Stockfish's `bench`
+//! uses the loaded network. `bench DEPTH FILE` (UCI)
 //! searches a file of FENs of the selected variant instead, with the
 //! evaluation a `go` of that variant would use (its network, `EvalFile`,
 //! `Use NNUE`), so that a variant's tree can be counted and compared
@@ -90,16 +93,24 @@ impl fmt::Display for BenchError {
 impl std::error::Error for BenchError {}
 
 impl BenchSet {
-    /// The fixed chess positions with the chess network.
+    /// The fixed chess positions with the embedded chess network: the
+    /// node count a build is known by (`fers bench`).
     pub fn standard() -> BenchSet {
+        BenchSet::standard_with(true, None)
+    }
+
+    /// The fixed chess positions with the evaluation of the engine's
+    /// options: `Use NNUE`, and the network `EvalFile` loaded (the
+    /// embedded one when it is none, or one for another variant).
+    pub fn standard_with(use_nnue: bool, eval_net: Option<Arc<Network>>) -> BenchSet {
         let v = variant::chess();
         BenchSet {
             positions: POSITIONS
                 .iter()
                 .map(|f| Position::from_fen(v, f).expect("bench FEN"))
                 .collect(),
-            use_nnue: true,
-            eval_net: None,
+            use_nnue,
+            eval_net,
         }
     }
 

@@ -218,6 +218,20 @@ impl Engine {
         )
     }
 
+    /// The fixed chess positions for `bench` without a file, with the
+    /// evaluation a chess search would use: `Use NNUE`, and `EvalFile`'s
+    /// network if it is one for chess (else the embedded network).
+    pub fn standard_bench_set(&self) -> crate::bench::BenchSet {
+        let chess = fers_core::variant::chess();
+        crate::bench::BenchSet::standard_with(
+            self.search.use_nnue,
+            self.eval_net
+                .as_ref()
+                .filter(|l| l.net.id == NetId::of(chess))
+                .map(|l| l.net.clone()),
+        )
+    }
+
     /// The positions of a FEN file of the current variant for `bench`,
     /// with the evaluation a search of it would use.
     pub fn bench_set(

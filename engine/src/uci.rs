@@ -557,7 +557,7 @@ impl<W: Write> Uci<W> {
     /// search first). A file that cannot be searched is refused whole.
     fn bench(&mut self, depth: Option<u32>, file: Option<&str>) -> io::Result<()> {
         let set = match file.map(|f| self.engine.bench_set(f)) {
-            None => crate::bench::BenchSet::standard(),
+            None => self.engine.standard_bench_set(),
             Some(Ok(set)) => set,
             Some(Err(e)) => return self.error(e),
         };
@@ -1361,6 +1361,69 @@ mod tests {
         assert!(evals[3].contains("network for 'mycapa'"), "{out}");
         assert_ne!(evals[0], evals[3], "{out}");
         assert!(out.contains("bestmove "), "{out}");
+    }
+
+    /// `bench` without a file searches the fixed chess positions with the
+    /// evaluation the options select, as Stockfish's does: `Use NNUE`, a
+    /// chess network loaded by `EvalFile`; a network for another variant
+    /// leaves the embedded one in use.
+    #[test]
+    fn bench_uses_the_options_evaluation() {
+        use crate::nnue::{NetId, Network};
+        let nodes = |out: &str| -> String {
+            let last = out.lines().last().unwrap_or_default();
+            assert!(last.ends_with(" nps"), "{out}");
+            last.split_whitespace()
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        };
+        let dir = std::env::temp_dir().join(format!("fers-benchnet-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let chess = fers_core::variant::chess();
+        // A chess network that only counts material, by kind.
+        let net = Network::from_fn(
+            NetId::of(chess),
+            |own, k, _, _| if own { k as i16 * 5 } else { 0 },
+            4,
+        );
+        let chess_net = dir.join("chess.nnue");
+        std::fs::write(&chess_net, net.to_bytes()).expect("temp file");
+        let baroque = fers_core::variant::builtin("baroque").expect("baroque");
+        let other = Network::from_fn(
+            NetId::of(baroque),
+            |own, k, _, _| if own { k as i16 } else { 0 },
+            4,
+        );
+        let other_net = dir.join("baroque.nnue");
+        std::fs::write(&other_net, other.to_bytes()).expect("temp file");
+        let default = nodes(&session(&["bench 4"]));
+        let by_hand = nodes(&session(&[
+            "setoption name Use NNUE value false",
+            "bench 4",
+        ]));
+        let loaded = nodes(&session(&[
+            &format!("setoption name EvalFile value {}", chess_net.display()),
+            "bench 4",
+        ]));
+        let unfit = nodes(&session(&[
+            &format!("setoption name EvalFile value {}", other_net.display()),
+            "bench 4",
+        ]));
+        let _ = std::fs::remove_dir_all(&dir);
+        // The same searches run directly, each with its evaluation.
+        let direct =
+            |set: &crate::bench::BenchSet| crate::bench::run_set(set, 4, &|_| {}).0.to_string();
+        let standard = crate::bench::BenchSet::standard_with;
+        assert_eq!(default, direct(&standard(true, None)));
+        assert_eq!(by_hand, direct(&standard(false, None)));
+        assert_eq!(
+            loaded,
+            direct(&standard(true, Some(std::sync::Arc::new(net))))
+        );
+        assert_ne!(loaded, default);
+        assert_ne!(by_hand, default);
+        assert_eq!(unfit, default);
     }
 
     #[test]
