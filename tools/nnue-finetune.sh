@@ -25,6 +25,12 @@
 #   VARIANTFILE=FILE   the file defining it (default variants/examples.ini)
 #   GAMES=N            games per self-play run (default 100)
 #   SEED0=S            the first run's seed (default 1001)
+#   HOLDOUT=N          hold out the positions of the last N self-play runs
+#                      (default 0): labelled too, they are the held-out set
+#                      the training's loss is printed on (`-holdout`), in
+#                      place of 2% of the training positions, which share
+#                      games with the rest and so flatter a network that
+#                      learns these positions and forgets its earlier ones
 # A variant other than chess is labelled by Fairy-Stockfish
 # (/usr/games/fairy-stockfish, `UCI_Variant NAME`), so this script needs
 # NAME to be one of its variants too. For a game it does not know, train
@@ -57,6 +63,9 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 variant=${VARIANT:-chess}
 games=${GAMES:-100}
 seed0=${SEED0:-1001}
+holdout=${HOLDOUT:-0}
+[ "$holdout" -lt "$chunks" ] || { echo "HOLDOUT=$holdout needs more than $holdout runs (CHUNKS=$chunks)" >&2; exit 1; }
+train_runs=$((chunks - holdout))
 vargs=()
 label_vargs=()
 if [ "$variant" != chess ]; then
@@ -70,7 +79,7 @@ nnue="$root/target/release/fers-nnue"
 [ -x "$nnue" ] || { echo "build fers-nnue first: cargo build --release -p fers-tools --bin fers-nnue" >&2; exit 1; }
 mkdir -p "$dir"
 cd "$dir"
-rm -f start.nnue sp-*.txt all.fen use.fen l-*.txt ./*-ft.nnue SHA256SUMS
+rm -f start.nnue sp-*.txt all.fen use.fen held.fen l-*.txt h-*.txt ./*-ft.nnue SHA256SUMS
 if [ -n "$start" ]; then
     cp "$start" start.nnue
 else
@@ -88,21 +97,38 @@ for ((c = 0; c < chunks; c += 2)); do
     for p in "${pids[@]}"; do wait "$p"; done
 done
 
-# 2. Each position once (board, side, castling, en passant), in seed order.
-for ((s = seed0; s < seed0 + chunks; s++)); do cat "sp-$s.txt"; done |
-    awk -F';' '{ split($1, a, " "); k = a[1] " " a[2] " " a[3] " " a[4];
-                 if (!(k in seen)) { seen[k] = 1; print $1 } }' > all.fen
+# 2. Each position once (board, side, castling, en passant), in seed order;
+# the held-out runs' positions after the training runs', so that a position
+# both reach is trained on.
+for ((s = seed0; s < seed0 + chunks; s++)); do
+    sed "s/^/$((s - seed0 < train_runs ? 0 : 1));/" "sp-$s.txt"
+done |
+    awk -F';' '{ split($2, a, " "); k = a[1] " " a[2] " " a[3] " " a[4];
+                 if (!(k in seen)) { seen[k] = 1; print $1 ";" $2 } }' > tagged.fen
+grep '^0;' tagged.fen | cut -d';' -f2 > all.fen
+grep '^1;' tagged.fen | cut -d';' -f2 > held.fen || true
+rm tagged.fen
 if [ "$positions" = all ]; then cp all.fen use.fen; else head -n "$positions" all.fen > use.fen; fi
 
-# 3. Stockfish's labels, two parts.
-python3 "$root/tools/py/label_positions.py" use.fen l-0.txt "$depth" 0 2 "${label_vargs[@]}" & p0=$!
-python3 "$root/tools/py/label_positions.py" use.fen l-1.txt "$depth" 1 2 "${label_vargs[@]}" & p1=$!
-wait "$p0"; wait "$p1"
+# 3. Stockfish's labels, two parts (then the held-out positions', two parts).
+label() {
+    python3 "$root/tools/py/label_positions.py" "$1" "$2-0.txt" "$depth" 0 2 "${label_vargs[@]}" & p0=$!
+    python3 "$root/tools/py/label_positions.py" "$1" "$2-1.txt" "$depth" 1 2 "${label_vargs[@]}" & p1=$!
+    wait "$p0"; wait "$p1"
+}
+label use.fen l
+held_args=()
+if [ "$holdout" -gt 0 ]; then
+    label held.fen h
+    cat h-0.txt h-1.txt > h-all.txt
+    held_args=(-holdout h-all.txt)
+fi
 
 # 4. The starting network, trained further.
-"$nnue" "$variant-ft.nnue" l-0.txt l-1.txt "${vargs[@]}" -init start.nnue \
+"$nnue" "$variant-ft.nnue" l-0.txt l-1.txt "${vargs[@]}" "${held_args[@]}" -init start.nnue \
     -epochs "$epochs" -lr 0.0002 -batch 16384 -seed 1 -threads 2 2> train.log
 
-wc -l all.fen use.fen l-*.txt
+wc -l all.fen use.fen held.fen l-*.txt h-*.txt 2>/dev/null || true
 sha256sum start.nnue all.fen use.fen l-*.txt "$variant-ft.nnue" | tee SHA256SUMS
+[ "$holdout" -eq 0 ] || sha256sum held.fen h-all.txt | tee -a SHA256SUMS
 tail -1 train.log
