@@ -874,6 +874,7 @@ pub struct NnueStack {
     slots: Vec<Slot>,
     /// Does this CPU run AVX2? The same code is then compiled for it
     /// (`evaluate_avx2`): sixteen lanes a vector instead of eight.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     avx2: bool,
 }
 
