@@ -1126,6 +1126,40 @@ mod tests {
             .is_none());
     }
 
+    /// Plays up to `steps` random moves from `pos`, the ply jumping about
+    /// (0, 1, 2, 1, 2, 3, ...) as in a search, and checks at each position
+    /// that `stack` evaluates exactly as the sum from scratch. Returns the
+    /// number of positions checked.
+    fn check_incremental(
+        stack: &mut NnueStack,
+        map: &NnueMap,
+        mut pos: Position,
+        seed: &mut u64,
+        steps: usize,
+    ) -> usize {
+        let mut ply = 0usize;
+        let mut checked = 0;
+        for step in 0..steps {
+            assert_eq!(
+                stack.evaluate(&pos, map, ply),
+                evaluate(&pos, map),
+                "{} {}",
+                pos.variant().name,
+                pos.to_fen()
+            );
+            checked += 1;
+            if !crate::test_util::play_random(&mut pos, seed) {
+                break;
+            }
+            ply = if step % 3 == 2 {
+                ply.saturating_sub(1)
+            } else {
+                (ply + 1) % 16
+            };
+        }
+        checked
+    }
+
     /// The per-ply accumulators, updated from the parent's or from a stale
     /// sibling's, give exactly the evaluation computed from scratch, along
     /// random games with castling, en passant and promotions.
@@ -1147,26 +1181,8 @@ mod tests {
             stack.avx2 = avx2;
             for fen in fens {
                 for _game in 0..20 {
-                    let mut pos = Position::from_fen(v, fen).expect("valid FEN");
-                    // Plies jump about (0, 1, 2, 1, 2, 3, ...) as in a search.
-                    let mut ply = 0usize;
-                    for step in 0..80 {
-                        assert_eq!(
-                            stack.evaluate(&pos, &map, ply),
-                            evaluate(&pos, &map),
-                            "{}",
-                            pos.to_fen()
-                        );
-                        checked += 1;
-                        if !crate::test_util::play_random(&mut pos, &mut seed) {
-                            break;
-                        }
-                        ply = if step % 3 == 2 {
-                            ply.saturating_sub(1)
-                        } else {
-                            (ply + 1) % 16
-                        };
-                    }
+                    let pos = Position::from_fen(v, fen).expect("valid FEN");
+                    checked += check_incremental(&mut stack, &map, pos, &mut seed, 80);
                 }
             }
         }
@@ -1394,26 +1410,8 @@ mod tests {
             let mut rng = 0x9E37_79B9_7F4A_7C15u64 ^ seed;
             let mut checked = 0;
             for _game in 0..12 {
-                let mut pos = Position::from_fen(v, &v.start_fen).expect("start");
-                let mut ply = 0usize;
-                for step in 0..100 {
-                    assert_eq!(
-                        stack.evaluate(&pos, &map, ply),
-                        evaluate(&pos, &map),
-                        "{} {}",
-                        v.name,
-                        pos.to_fen()
-                    );
-                    checked += 1;
-                    if !crate::test_util::play_random(&mut pos, &mut rng) {
-                        break;
-                    }
-                    ply = if step % 3 == 2 {
-                        ply.saturating_sub(1)
-                    } else {
-                        (ply + 1) % 16
-                    };
-                }
+                let pos = Position::from_fen(v, &v.start_fen).expect("start");
+                checked += check_incremental(&mut stack, &map, pos, &mut rng, 100);
             }
             assert!(checked > 600, "{}: only {checked} positions", v.name);
         }
