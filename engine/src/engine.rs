@@ -220,15 +220,11 @@ impl Engine {
 
     /// The fixed chess positions for `bench` without a file, with the
     /// evaluation a chess search would use: `Use NNUE`, and `EvalFile`'s
-    /// network if it is one for chess (else the embedded network).
+    /// network (the search keeps the embedded one if it is not for chess).
     pub fn standard_bench_set(&self) -> crate::bench::BenchSet {
-        let chess = fers_core::variant::chess();
         crate::bench::BenchSet::standard_with(
             self.search.use_nnue,
-            self.eval_net
-                .as_ref()
-                .filter(|l| l.net.id == NetId::of(chess))
-                .map(|l| l.net.clone()),
+            self.eval_net.as_ref().map(|l| l.net.clone()),
         )
     }
 

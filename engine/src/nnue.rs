@@ -5,8 +5,8 @@
 //! variant with `K` kinds on `S` squares has `2 K S` inputs (12x12 and 30
 //! kinds: 8640). They feed the file's number of hidden units (any
 //! multiple of [`HIDDEN_STEP`] up to [`MAX_HIDDEN`]; [`HIDDEN`] in the
-//! shipped networks), shared by both perspectives; squared clipped ReLU; one output from the side to move's half and the
-//! other side's. Weights are integers (feature layer scaled by [`QA`],
+//! shipped networks), shared by both perspectives; squared clipped ReLU;
+//! one output from the side to move's half and the other side's. Weights are integers (feature layer scaled by [`QA`],
 //! output by [`QB`]) trained by `fers-nnue` (tools).
 //!
 //! A network file says what it was trained for ([`NetId`]: the variant's

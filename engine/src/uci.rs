@@ -1406,10 +1406,13 @@ mod tests {
             &format!("setoption name EvalFile value {}", chess_net.display()),
             "bench 4",
         ]));
-        let unfit = nodes(&session(&[
+        let unfit_out = session(&[
             &format!("setoption name EvalFile value {}", other_net.display()),
             "bench 4",
-        ]));
+        ]);
+        // Loaded (kept for Baroque), not refused: the bench is offered it.
+        assert!(unfit_out.contains("kept for that variant"), "{unfit_out}");
+        let unfit = nodes(&unfit_out);
         let _ = std::fs::remove_dir_all(&dir);
         // The same searches run directly, each with its evaluation.
         let direct =
