@@ -57,6 +57,45 @@ pub const MAGIC: &[u8; 8] = b"FERSNN02";
 pub const FLAG_RESIDUAL: u8 = 1;
 /// The unit of a residual network's weight of the hand-written score.
 pub const HAND_UNIT: i32 = 1024;
+/// Header flag of a network with output buckets ([`Buckets`]): two bytes
+/// after the name give their count and the pieces per bucket, and the
+/// output weights and bias come once per bucket.
+pub const FLAG_BUCKETS: u8 = 2;
+/// The most output buckets a file may have.
+pub const MAX_BUCKETS: u8 = 16;
+
+/// Output buckets: one output layer per range of the number of units on
+/// the board (`(units - 1) / per`, the last bucket taking the rest), so
+/// the network weighs its hidden features differently in the opening, the
+/// middlegame and the endgame (Stockfish's networks do the same by piece
+/// count). The accumulators are shared; only the output changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Buckets {
+    pub count: u8,
+    /// Units per bucket.
+    pub per: u8,
+}
+
+impl Buckets {
+    /// A single output layer (every network before buckets).
+    pub const ONE: Buckets = Buckets { count: 1, per: 255 };
+
+    /// `count` buckets sharing the `units` a start position has evenly
+    /// (rounded up); `None` for a count of 0 or above [`MAX_BUCKETS`].
+    pub fn even(count: u8, units: usize) -> Option<Buckets> {
+        if count == 0 || count > MAX_BUCKETS {
+            return None;
+        }
+        let per = units.div_ceil(count as usize).clamp(1, 255) as u8;
+        Some(Buckets { count, per })
+    }
+
+    /// The bucket of a board with `units` units on it.
+    #[inline]
+    pub fn of(self, units: usize) -> usize {
+        (units.saturating_sub(1) / self.per as usize).min(self.count as usize - 1)
+    }
+}
 
 static NET_BYTES: &[u8] = include_bytes!("../nets/chess.nnue");
 
@@ -162,15 +201,22 @@ impl NetId {
 
     /// The header of the general format: the magic, then little-endian
     /// u32 hidden units, u8 files, ranks, kinds, flags, u64 piece hash,
-    /// u16 name length and the name in UTF-8.
-    /// `flags`: [`FLAG_RESIDUAL`] or 0.
-    pub fn header(&self, hidden: usize, flags: u8) -> Vec<u8> {
+    /// u16 name length and the name in UTF-8, then with more than one
+    /// output bucket (flag [`FLAG_BUCKETS`]) their count and units per
+    /// bucket as two u8. `residual`: flag [`FLAG_RESIDUAL`].
+    pub fn header(&self, hidden: usize, residual: bool, buckets: Buckets) -> Vec<u8> {
+        let bucketed = buckets.count > 1;
+        let flags =
+            if residual { FLAG_RESIDUAL } else { 0 } | if bucketed { FLAG_BUCKETS } else { 0 };
         let mut b = MAGIC.to_vec();
         b.extend_from_slice(&(hidden as u32).to_le_bytes());
         b.extend_from_slice(&[self.files, self.ranks, self.kinds, flags]);
         b.extend_from_slice(&self.pieces.to_le_bytes());
         b.extend_from_slice(&(self.variant.len() as u16).to_le_bytes());
         b.extend_from_slice(self.variant.as_bytes());
+        if bucketed {
+            b.extend_from_slice(&[buckets.count, buckets.per]);
+        }
         b
     }
 }
@@ -239,12 +285,16 @@ pub struct Network {
     /// Feature weights, one row of `hidden` per input.
     ft_w: Vec<i16>,
     ft_b: Vec<i16>,
-    /// Output weights: side to move's half, then the other's (`2 hidden`).
+    /// Output layers, one per bucket.
+    buckets: Buckets,
+    /// Output weights per bucket: side to move's half, then the other's
+    /// (`2 hidden` each).
     out_w: Vec<i16>,
     /// Every output weight is within `i8`: a clipped activation times a
     /// weight fits in `i16`, so the output takes the 16-bit SIMD path.
     small_out: bool,
-    out_b: i32,
+    /// Output bias per bucket.
+    out_b: Vec<i32>,
     /// A residual network (header flag [`FLAG_RESIDUAL`]): the weight, in
     /// units of [`HAND_UNIT`], of the hand-written evaluation its output is
     /// added to. The network then learns only what that evaluation misses,
@@ -291,8 +341,8 @@ impl Network {
             return Err(NetError::BadMagic);
         }
         let h = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
-        let (id, at, flags) = match &bytes[..8] {
-            b"FERSNN01" => (Self::chess_id(), 12, 0),
+        let (id, at, flags, buckets) = match &bytes[..8] {
+            b"FERSNN01" => (Self::chess_id(), 12, 0, Buckets::ONE),
             m if m == MAGIC => {
                 let mut r = Reader { bytes, at: 12 };
                 let dims = r.take(4)?.to_vec();
@@ -302,7 +352,7 @@ impl Network {
                     .map_err(|_| NetError::BadHeader("the variant name is not UTF-8".into()))?
                     .to_string();
                 let (files, ranks, kinds, flags) = (dims[0], dims[1], dims[2], dims[3]);
-                if flags & !FLAG_RESIDUAL != 0 {
+                if flags & !(FLAG_RESIDUAL | FLAG_BUCKETS) != 0 {
                     return Err(NetError::BadHeader(format!("unknown flags {flags:#04x}")));
                 }
                 if !(1..=12).contains(&files) || !(1..=12).contains(&ranks) {
@@ -311,6 +361,21 @@ impl Network {
                 if kinds == 0 || kinds as usize > MAX_KINDS {
                     return Err(NetError::BadHeader(format!("{kinds} kinds")));
                 }
+                let buckets = if flags & FLAG_BUCKETS != 0 {
+                    let b = r.take(2)?;
+                    if !(2..=MAX_BUCKETS).contains(&b[0]) || b[1] == 0 {
+                        return Err(NetError::BadHeader(format!(
+                            "{} output buckets of {} units",
+                            b[0], b[1]
+                        )));
+                    }
+                    Buckets {
+                        count: b[0],
+                        per: b[1],
+                    }
+                } else {
+                    Buckets::ONE
+                };
                 let id = NetId {
                     variant: name,
                     files,
@@ -318,7 +383,7 @@ impl Network {
                     kinds,
                     pieces,
                 };
-                (id, r.at, flags)
+                (id, r.at, flags, buckets)
             }
             _ => return Err(NetError::BadMagic),
         };
@@ -328,7 +393,9 @@ impl Network {
         }
         let inputs = id.inputs();
         let residual = flags & FLAG_RESIDUAL != 0;
-        let expected = at + 2 * (inputs * hidden + hidden + 2 * hidden) + 4 + 4 * residual as usize;
+        let nb = buckets.count as usize;
+        let expected =
+            at + 2 * (inputs * hidden + hidden + nb * 2 * hidden) + 4 * nb + 4 * residual as usize;
         if bytes.len() != expected {
             return Err(NetError::WrongSize {
                 expected,
@@ -346,13 +413,14 @@ impl Network {
         };
         let ft_w = words(inputs * hidden);
         let ft_b = words(hidden);
-        let out_w = words(2 * hidden);
+        let out_w = words(nb * 2 * hidden);
         let word = |at: usize| {
             i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
         };
-        let out_b = word(at);
+        let out_b = (0..nb).map(|b| word(at + 4 * b)).collect();
         Ok(Network {
-            residual: residual.then(|| word(at + 4)),
+            residual: residual.then(|| word(at + 4 * nb)),
+            buckets,
             kinds: id.kinds as usize,
             squares: id.squares(),
             mirror: mirror_table(&id),
@@ -377,16 +445,15 @@ impl Network {
     /// Writes the network in the general format (the inverse of
     /// [`Network::parse`] for `FERSNN02`).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let flags = if self.residual.is_some() {
-            FLAG_RESIDUAL
-        } else {
-            0
-        };
-        let mut b = self.id.header(self.hidden, flags);
+        let mut b = self
+            .id
+            .header(self.hidden, self.residual.is_some(), self.buckets);
         for x in self.ft_w.iter().chain(&self.ft_b).chain(&self.out_w) {
             b.extend_from_slice(&x.to_le_bytes());
         }
-        b.extend_from_slice(&self.out_b.to_le_bytes());
+        for x in &self.out_b {
+            b.extend_from_slice(&x.to_le_bytes());
+        }
         if let Some(w) = self.residual {
             b.extend_from_slice(&w.to_le_bytes());
         }
@@ -429,9 +496,10 @@ impl Network {
             hidden,
             ft_w,
             ft_b: vec![0; hidden],
+            buckets: Buckets::ONE,
             small_out: small_weights(&out_w),
             out_w,
-            out_b: 0,
+            out_b: vec![0],
             residual: None,
         }
     }
@@ -496,31 +564,37 @@ impl Network {
             hidden: h,
             ft_w,
             ft_b: self.ft_b.clone(),
+            buckets: self.buckets,
             out_w: self.out_w.clone(),
             small_out: self.small_out,
-            out_b: self.out_b,
+            out_b: self.out_b.clone(),
             residual: self.residual,
         })
     }
 
     /// The quantised weights, for a trainer to start from: input `i`'s
-    /// feature row, the feature bias, the output weights (side to move's
-    /// half, then the other's) and the output bias.
+    /// feature row, the feature bias, and per output bucket the output
+    /// weights (side to move's half, then the other's) and the output bias.
     pub fn feature_row(&self, i: usize) -> &[i16] {
         &self.ft_w[i * self.hidden..(i + 1) * self.hidden]
     }
     pub fn feature_bias(&self) -> &[i16] {
         &self.ft_b
     }
-    pub fn output_weights(&self, half: usize) -> &[i16] {
-        &self.out_w[half * self.hidden..(half + 1) * self.hidden]
+    pub fn output_weights(&self, bucket: usize, half: usize) -> &[i16] {
+        let at = (2 * bucket + half) * self.hidden;
+        &self.out_w[at..at + self.hidden]
+    }
+    /// The output buckets.
+    pub fn buckets(&self) -> Buckets {
+        self.buckets
     }
     /// Hidden units per perspective.
     pub fn hidden(&self) -> usize {
         self.hidden
     }
-    pub fn output_bias(&self) -> i32 {
-        self.out_b
+    pub fn output_bias(&self, bucket: usize) -> i32 {
+        self.out_b[bucket]
     }
 
     /// The embedded chess network (parsed once).
@@ -538,15 +612,17 @@ impl Network {
     }
 
     /// Score in centipawns for the side to move, from the two perspectives'
-    /// accumulators (`acc`: White's `hidden` sums, then Black's).
+    /// accumulators (`acc`: White's `hidden` sums, then Black's) and the
+    /// number of units on the board (which picks the output bucket).
     #[inline(always)]
-    fn output<const AVX2: bool>(&self, acc: &[i16], stm: Color) -> i32 {
+    fn output<const AVX2: bool>(&self, acc: &[i16], stm: Color, units: usize) -> i32 {
         let h = self.hidden;
         let us = stm.index();
+        let bucket = self.buckets.of(units);
         let half = |view: usize| &acc[view * h..view * h + h];
         let halves = [
-            (half(us), self.output_weights(0)),
-            (half(us ^ 1), self.output_weights(1)),
+            (half(us), self.output_weights(bucket, 0)),
+            (half(us ^ 1), self.output_weights(bucket, 1)),
         ];
         let mut sum = 0i32;
         for (a, w) in halves {
@@ -557,7 +633,7 @@ impl Network {
             };
             sum = sum.wrapping_add(dot);
         }
-        (sum / QA + self.out_b) * SCALE / (QA * QB)
+        (sum / QA + self.out_b[bucket]) * SCALE / (QA * QB)
     }
 
     /// Input index of `piece` (`colour << 7 | kind`) on network square
@@ -726,7 +802,13 @@ pub fn evaluate(pos: &Position, map: &NnueMap) -> i32 {
     let net = &*map.net;
     let mut acc = vec![0; 2 * net.hidden];
     net.refresh(&mut acc, &map.board(pos)[..map.squares]);
-    net.output::<false>(&acc, pos.side_to_move())
+    net.output::<false>(&acc, pos.side_to_move(), units(pos))
+}
+
+/// The units on the board (both sides'), which pick the output bucket.
+#[inline]
+fn units(pos: &Position) -> usize {
+    (pos.occupied(Color::White).len() + pos.occupied(Color::Black).len()) as usize
 }
 
 /// A ply's snapshot: the board its accumulator (in [`NnueStack::acc`]) was
@@ -998,7 +1080,7 @@ impl NnueStack {
         let slot = &mut self.slots[ply];
         slot.board = board;
         slot.valid = true;
-        net.output::<AVX2>(&self.acc[at..at + width], pos.side_to_move())
+        net.output::<AVX2>(&self.acc[at..at + width], pos.side_to_move(), units(pos))
     }
 }
 
@@ -1292,7 +1374,7 @@ mod tests {
             Err(NetError::WrongSize { .. })
         ));
         let mut unknown = bytes.clone();
-        unknown[15] = 2 | FLAG_RESIDUAL;
+        unknown[15] = 4 | FLAG_RESIDUAL;
         assert!(matches!(
             Network::parse(&unknown),
             Err(NetError::BadHeader(_))
@@ -1313,6 +1395,56 @@ mod tests {
         // evaluation agrees in sign, so the sum is further from zero.
         let pos = Position::from_fen(v, up).expect("FEN");
         assert!(evaluate_network(&pos, &t).expect("a network") < -1473 - 300);
+    }
+
+    /// Output buckets: a file with them reads back to the same bytes and
+    /// picks its output layer by the units on the board; a bad bucket
+    /// header is an error.
+    #[test]
+    fn output_buckets_round_trip_and_pick_by_units() {
+        let v = capablanca();
+        let values = [1, 3, 3, 5, 9, 0, 7, 8];
+        let one = material_net(v, &values);
+        // Two buckets of 20 units: the material layer, then it doubled.
+        let mut net = material_net(v, &values);
+        net.buckets = Buckets { count: 2, per: 20 };
+        let doubled: Vec<i16> = net.out_w.iter().map(|w| 2 * w).collect();
+        net.out_w.extend(doubled);
+        net.out_b = vec![0, 0];
+        net.small_out = small_weights(&net.out_w);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes[15], FLAG_BUCKETS);
+        let at = 36; // the bucket bytes, after the name "capablanca"
+        assert_eq!(bytes[at..at + 2], [2, 20]);
+        let back = Network::parse(&bytes).expect("reads back");
+        assert_eq!(back.buckets(), Buckets { count: 2, per: 20 });
+        assert_eq!(back.to_bytes(), bytes);
+        let a = NnueMap::with_network(v, Arc::new(one)).expect("fits");
+        let b = NnueMap::with_network(v, Arc::new(back)).expect("fits");
+        let up = "rnabqkb1nr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR b KQkq - 0 1";
+        let late = "4k5/10/10/10/10/10/4P5/2C1K3A1 w - - 0 1";
+        let eval =
+            |map: &NnueMap, fen: &str| evaluate(&Position::from_fen(v, fen).expect("FEN"), map);
+        // 39 units: the second layer; 5: the first.
+        let (x, y) = (eval(&a, up), eval(&b, up));
+        assert!(x != 0 && (y - 2 * x).abs() <= 2, "{x} {y}");
+        assert_eq!(eval(&a, late), eval(&b, late));
+        assert_eq!(Buckets::even(4, 32), Some(Buckets { count: 4, per: 8 }));
+        assert_eq!(Buckets::even(0, 32), None);
+        assert_eq!(Buckets::even(MAX_BUCKETS + 1, 32), None);
+        for (count, per) in [(1, 20), (MAX_BUCKETS + 1, 20), (2, 0)] {
+            let mut bad = bytes.clone();
+            bad[at..at + 2].copy_from_slice(&[count, per]);
+            assert!(
+                matches!(Network::parse(&bad), Err(NetError::BadHeader(_))),
+                "{count} of {per}"
+            );
+        }
+        assert!(Network::parse(&bytes[..at + 1]).is_err());
+        assert!(matches!(
+            Network::parse(&bytes[..bytes.len() - 4]),
+            Err(NetError::WrongSize { .. })
+        ));
     }
 
     /// A network is refused for another variant, another piece set or a
@@ -1376,7 +1508,9 @@ mod tests {
     #[test]
     fn damaged_headers_are_errors_not_panics() {
         let bytes = material_net(capablanca(), &[1, 3, 3, 5, 9, 0, 7, 8]).to_bytes();
-        let header = NetId::of(capablanca()).header(HIDDEN, 0).len();
+        let header = NetId::of(capablanca())
+            .header(HIDDEN, false, Buckets::ONE)
+            .len();
         for len in 0..header + 8 {
             assert!(Network::parse(&bytes[..len]).is_err(), "{len} bytes");
         }
@@ -1563,7 +1697,7 @@ mod tests {
             }
         }
         assert_eq!(moved.feature_bias(), net.feature_bias());
-        assert_eq!(moved.output_bias(), net.output_bias());
+        assert_eq!(moved.output_bias(0), net.output_bias(0));
 
         // Judged by play's evaluation: a Capablanca position on files that
         // map one to one (a b e f g i j onto a b d e f g h) scores as the

@@ -8,12 +8,16 @@
 //!   a progress bar;
 //! - `fers-nnue OUT.nnue DATA... [-variant V] [-variantfile F] [-lambda L]
 //!   [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S]
-//!   [-factor on|off] [-holdout FILE] [-residual on|off] [-init NET]`:
+//!   [-factor on|off] [-holdout FILE] [-residual on|off] [-init NET]
+//!   [-buckets N]`:
 //!   training and quantisation (`-factor`: the piece factoriser of `Layout`, on by
 //!   default; `-holdout`: the held-out positions from FILE instead of the
 //!   data; `-residual`: a network added to the weighted hand-written
 //!   evaluation, off by default; `-init NET`: start from the network NET,
-//!   e.g. a related game's made by `-transfer`, rather than at random);
+//!   e.g. a related game's made by `-transfer`, rather than at random;
+//!   `-buckets N`: N output layers, picked by the number of units on the
+//!   board, which the start position's units share evenly (1 by default;
+//!   `-init` from a network of one layer starts every bucket with it));
 //! - `fers-nnue -label IN OUT NET [-variant V] [-variantfile F]`: the
 //!   positions of IN scored by network NET (`FEN;cp` lines): a slow,
 //!   strong network (a residual one) labels data for a fast one;
@@ -51,7 +55,9 @@
 //! keeps every mirror twin on the side of its original, so the held-out
 //! loss is not flattered by positions whose twin was trained on. The
 //! weights are written quantised: for built-in chess in the `FERSNN01`
-//! format of the embedded network, for any other variant in `FERSNN02`,
+//! format of the embedded network (unless residual or with output
+//! buckets, which need the general format's flags), for any other variant
+//! in `FERSNN02`,
 //! whose header names the variant, board and piece set (`EvalFile` refuses
 //! it for any other).
 
@@ -64,7 +70,7 @@ use fers_core::variant::Variant;
 use fers_core::{Color, Position};
 use fers_engine::evaluate::{evaluate, evaluate_network, EvalTables};
 use fers_engine::nnue::{
-    self, NetId, Network, NnueMap, FLAG_RESIDUAL, HAND_UNIT, HIDDEN, HIDDEN_STEP, MAX_HIDDEN,
+    self, Buckets, NetId, Network, NnueMap, HAND_UNIT, HIDDEN, HIDDEN_STEP, MAX_BUCKETS, MAX_HIDDEN,
 };
 use fers_tools::match_cli::resolve_variant;
 use fers_tools::nnue_data::{self, DataGen};
@@ -181,9 +187,21 @@ struct Layout {
     /// Virtual rows: `inputs / squares` with the factoriser, else 0.
     virt: usize,
     residual: bool,
+    /// Output layers by the number of units on the board (a sample's
+    /// `n`: the side to move's view lists every unit).
+    buckets: Buckets,
 }
 
 impl Layout {
+    /// The output bucket of sample `s`.
+    fn bucket(&self, s: &Sample) -> usize {
+        self.buckets.of(s.n as usize)
+    }
+    /// The output weights of `bucket`, perspective `view` (0: the side to
+    /// move), start here.
+    fn out_w_of(&self, bucket: usize, view: usize) -> usize {
+        self.out_w() + (2 * bucket + view) * self.h
+    }
     /// The virtual row of real feature `f`, if the factoriser is on.
     fn virtual_of(&self, f: usize) -> Option<usize> {
         (self.virt > 0).then(|| self.inputs + f / self.squares)
@@ -194,15 +212,16 @@ impl Layout {
     fn out_w(&self) -> usize {
         self.ft_b() + self.h
     }
+    /// The output biases, one per bucket.
     fn out_b(&self) -> usize {
-        self.out_w() + 2 * self.h
+        self.out_w() + 2 * self.h * self.buckets.count as usize
     }
     /// The weight of the hand-written evaluation (residual networks).
     fn hand(&self) -> usize {
-        self.out_b() + 1
+        self.out_b() + self.buckets.count as usize
     }
     fn len(&self) -> usize {
-        self.out_b() + 1 + self.residual as usize
+        self.hand() + self.residual as usize
     }
 }
 
@@ -220,7 +239,8 @@ fn feats(s: &Sample, view: usize) -> &[u16] {
 /// sums in `acc`.
 fn forward(l: &Layout, p: &[f32], s: &Sample, acc: &mut [Vec<f32>; 2]) -> f32 {
     let h = l.h;
-    let mut out = p[l.out_b()];
+    let bucket = l.bucket(s);
+    let mut out = p[l.out_b() + bucket];
     if l.residual {
         out += p[l.hand()] * s.base;
     }
@@ -236,7 +256,7 @@ fn forward(l: &Layout, p: &[f32], s: &Sample, acc: &mut [Vec<f32>; 2]) -> f32 {
                 }
             }
         }
-        let ow = &p[l.out_w() + view * h..l.out_w() + view * h + h];
+        let ow = &p[l.out_w_of(bucket, view)..l.out_w_of(bucket, view) + h];
         for (x, w) in a.iter().zip(ow) {
             let c = x.clamp(0.0, 1.0);
             out += c * c * w;
@@ -260,12 +280,13 @@ fn step(
     let err = pred - s.target;
     if let Some(g) = grad {
         let d = 2.0 * err * pred * (1.0 - pred);
-        g[l.out_b()] += d;
+        let bucket = l.bucket(s);
+        g[l.out_b() + bucket] += d;
         if l.residual {
             g[l.hand()] += d * s.base;
         }
         for (view, a) in acc.iter_mut().enumerate() {
-            let ow0 = l.out_w() + view * h;
+            let ow0 = l.out_w_of(bucket, view);
             for (j, x) in a.iter_mut().enumerate() {
                 let c = x.clamp(0.0, 1.0);
                 g[ow0 + j] += d * c * c;
@@ -706,7 +727,7 @@ fn main() -> ExitCode {
 
 const USAGE: &str = "usage: fers-nnue OUT.nnue DATA... [-variant V] [-variantfile F] \
      [-lambda L] [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S] \
-     [-factor on|off] [-holdout FILE] [-residual on|off] [-init NET]\n\
+     [-factor on|off] [-holdout FILE] [-residual on|off] [-init NET] [-buckets N]\n\
      \x20      fers-nnue -selfplay OUT [-variant V] [-variantfile F] [-games N] [-nodes K] ...\n\
      \x20      fers-nnue -label IN OUT NET [-variant V] [-variantfile F]\n\
      \x20      fers-nnue -transfer IN OUT -variant V [-variantfile F] [-from W] [-as x=y,...]\n\
@@ -728,6 +749,8 @@ struct TrainOptions<'a> {
     holdout: Option<&'a str>,
     residual: bool,
     init: Option<&'a str>,
+    /// Output buckets (`-buckets N`, 1 by default).
+    buckets: u8,
 }
 
 impl<'a> TrainOptions<'a> {
@@ -746,6 +769,7 @@ impl<'a> TrainOptions<'a> {
             holdout: None,
             residual: false,
             init: None,
+            buckets: 1,
         };
         for (a, v) in flags {
             let ok = match a.as_str() {
@@ -755,6 +779,12 @@ impl<'a> TrainOptions<'a> {
                 "-lr" => v.parse().map(|x| o.lr = x).is_ok(),
                 "-batch" => v.parse().map(|x: usize| o.batch = x.max(1)).is_ok(),
                 "-seed" => v.parse().map(|x| o.seed = x).is_ok(),
+                "-buckets" => v
+                    .parse()
+                    .ok()
+                    .filter(|x: &u8| (1..=MAX_BUCKETS).contains(x))
+                    .map(|x| o.buckets = x)
+                    .is_some(),
                 "-factor" => on_off(v).map(|x| o.factor = x).is_some(),
                 "-residual" => on_off(v).map(|x| o.residual = x).is_some(),
                 "-lambda" => v
@@ -806,7 +836,7 @@ fn train(args: &[String]) -> Result<(), String> {
     // needs the general format's flags); the general format with its
     // header for every other variant.
     let chess = std::ptr::eq(variant, fers_core::variant::chess());
-    let id = if chess && !o.residual {
+    let id = if chess && !o.residual && o.buckets == 1 {
         None
     } else {
         Some(NetId::of(variant))
@@ -827,6 +857,7 @@ fn train(args: &[String]) -> Result<(), String> {
         squares,
         virt: if o.factor { inputs / squares } else { 0 },
         residual: o.residual,
+        buckets: start_buckets(variant, o.buckets),
     };
     // With `-init`, a residual network's weight of the hand-written
     // evaluation is the starting network's.
@@ -839,6 +870,14 @@ fn train(args: &[String]) -> Result<(), String> {
         write_net(&out_path, id.as_ref(), &l, p)
             .map_err(|e| format!("cannot write {out_path}: {e}"))
     })
+}
+
+/// `count` output buckets sharing the units of `variant`'s start position
+/// evenly.
+fn start_buckets(variant: &'static Variant, count: u8) -> Buckets {
+    let start = Position::startpos(variant);
+    let units = (start.occupied(Color::White).len() + start.occupied(Color::Black).len()) as usize;
+    Buckets::even(count, units).unwrap_or(Buckets::ONE)
 }
 
 /// The positions of the data files, each with its mirror image where the
@@ -1101,6 +1140,13 @@ fn init_from(path: &str, variant: &Variant, l: &Layout, p: &mut [f32]) -> Result
             NetId::of(variant)
         ));
     }
+    let nb = net.buckets();
+    if nb != Buckets::ONE && nb != l.buckets {
+        return Err(format!(
+            "its output buckets ({} of {} units) are not the training's ({} of {})",
+            nb.count, nb.per, l.buckets.count, l.buckets.per
+        ));
+    }
     if l.h < net.hidden() || net.residual.is_some() != l.residual {
         return Err(format!(
             "hidden {} or more and residual {} needed",
@@ -1117,18 +1163,25 @@ fn init_from(path: &str, variant: &Variant, l: &Layout, p: &mut [f32]) -> Result
     for (x, &w) in p[l.ft_b()..l.out_w()].iter_mut().zip(net.feature_bias()) {
         *x = w as f32 / QA;
     }
-    for half in 0..2 {
-        let at = l.out_w() + half * h;
-        let ours = net.output_weights(half).iter().map(|&w| w as f32 / QB);
-        // The new units' weights are zero: they start out silent.
-        for (x, w) in p[at..at + h]
-            .iter_mut()
-            .zip(ours.chain(std::iter::repeat(0.0)))
-        {
-            *x = w;
+    // A network of one output layer starts every bucket with it.
+    for bucket in 0..l.buckets.count as usize {
+        let theirs = if nb == Buckets::ONE { 0 } else { bucket };
+        for half in 0..2 {
+            let at = l.out_w_of(bucket, half);
+            let ours = net
+                .output_weights(theirs, half)
+                .iter()
+                .map(|&w| w as f32 / QB);
+            // The new units' weights are zero: they start out silent.
+            for (x, w) in p[at..at + h]
+                .iter_mut()
+                .zip(ours.chain(std::iter::repeat(0.0)))
+            {
+                *x = w;
+            }
         }
+        p[l.out_b() + bucket] = net.output_bias(theirs) as f32 / (QA * QB);
     }
-    p[l.out_b()] = net.output_bias() as f32 / (QA * QB);
     if let Some(w) = net.residual {
         p[l.hand()] = w as f32 / HAND_UNIT as f32;
     }
@@ -1142,9 +1195,8 @@ fn init_from(path: &str, variant: &Variant, l: &Layout, p: &mut [f32]) -> Result
 fn write_net(path: &str, id: Option<&NetId>, l: &Layout, p: &[f32]) -> std::io::Result<()> {
     let q = |x: f32, s: f32| (x * s).round().clamp(-32767.0, 32767.0) as i16;
     let mut bytes = Vec::with_capacity(2 * l.len() + 64);
-    let flags = if l.residual { FLAG_RESIDUAL } else { 0 };
     match id {
-        Some(id) => bytes.extend_from_slice(&id.header(l.h, flags)),
+        Some(id) => bytes.extend_from_slice(&id.header(l.h, l.residual, l.buckets)),
         None => {
             bytes.extend_from_slice(b"FERSNN01");
             bytes.extend_from_slice(&(l.h as u32).to_le_bytes());
@@ -1165,8 +1217,10 @@ fn write_net(path: &str, id: Option<&NetId>, l: &Layout, p: &[f32]) -> std::io::
     for &w in &p[l.out_w()..l.out_b()] {
         bytes.extend_from_slice(&q(w, QB).to_le_bytes());
     }
-    let ob = (p[l.out_b()] * QA * QB).round() as i32;
-    bytes.extend_from_slice(&ob.to_le_bytes());
+    for &b in &p[l.out_b()..l.hand()] {
+        let ob = (b * QA * QB).round() as i32;
+        bytes.extend_from_slice(&ob.to_le_bytes());
+    }
     if l.residual {
         let w = (p[l.hand()] * HAND_UNIT as f32).round() as i32;
         bytes.extend_from_slice(&w.to_le_bytes());
@@ -1194,6 +1248,7 @@ mod tests {
             squares: 80,
             virt: if factor { inputs / 80 } else { 0 },
             residual,
+            buckets: Buckets::ONE,
         };
         (v, layout)
     }
@@ -1370,7 +1425,7 @@ mod tests {
         assert_eq!((a.hidden(), b.hidden()), (HIDDEN, 2 * HIDDEN));
         assert_eq!(&b.feature_row(17)[..HIDDEN], a.feature_row(17));
         assert!(b.feature_row(17)[HIDDEN..].iter().any(|&x| x != 0));
-        assert!(b.output_weights(0)[HIDDEN..].iter().all(|&x| x == 0));
+        assert!(b.output_weights(0, 0)[HIDDEN..].iter().all(|&x| x == 0));
         let (a, b) = (
             NnueMap::with_network(v, Arc::new(a)).expect("fits"),
             NnueMap::with_network(v, Arc::new(b)).expect("fits"),
@@ -1383,6 +1438,92 @@ mod tests {
             let pos = Position::from_fen(v, fen).expect("FEN");
             let (x, y) = (nnue::evaluate(&pos, &a), nnue::evaluate(&pos, &b));
             assert_eq!(x, y, "{fen}");
+        }
+    }
+
+    /// Output buckets: the file written with four buckets (Capablanca's
+    /// 40 units, 10 a bucket) evaluates as the trainer's float model in
+    /// each bucket, and the buckets differ; `-init` from a network of one
+    /// output layer starts every bucket with it (the same scores exactly),
+    /// and a network of other buckets is refused.
+    #[test]
+    fn output_buckets_are_written_read_and_started_from_one_layer() {
+        let (v, one) = capablanca_layout(false, false);
+        let l = Layout {
+            buckets: start_buckets(v, 4),
+            ..one
+        };
+        assert_eq!(l.buckets, Buckets { count: 4, per: 10 });
+        let (mut p, mut rng) = random_parameters(&l, 11, 0.03);
+        for w in &mut p[l.out_w()..l.hand()] {
+            *w = rng.gen_range(-0.2..0.2);
+        }
+        let dir = std::env::temp_dir();
+        let path = |tag: &str| {
+            dir.join(format!("fers-buckets-{tag}-{}.nnue", std::process::id()))
+                .display()
+                .to_string()
+        };
+        let (bucketed, single, started) = (path("a"), path("b"), path("c"));
+        write_net(&bucketed, Some(&NetId::of(v)), &l, &p).expect("written");
+        let net = Network::load(&bucketed).expect("reads back");
+        assert_eq!(net.buckets(), l.buckets);
+        let map = NnueMap::with_network(v, Arc::new(net)).expect("fits");
+        let fens = [
+            "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
+            "r1a1qkb1nr/ppbppp2pp/n5c3/10/6N3/10/PPP3PPPP/RNABQKB1CR b KQkq - 4 5",
+            "4k5/ppp7/10/10/10/10/PPP1P5/2C1K3A1 w - - 0 1",
+            "4k5/10/10/10/10/10/4P5/2C1K3A1 w - - 0 1",
+        ];
+        let mut acc = [vec![0f32; l.h], vec![0f32; l.h]];
+        let (mut seen, mut differs) = (Vec::new(), 0);
+        for fen in fens {
+            let s = parse(v, &format!("{fen};0"), false, 0.0, None).expect("parses");
+            seen.push(l.bucket(&s));
+            let float = forward(&l, &p, &s, &mut acc) * SCALE;
+            // Bucket 0's layer, for every position: not the same model.
+            let first = Layout {
+                buckets: Buckets::ONE,
+                ..l
+            };
+            let other = forward(&first, &p, &s, &mut acc) * SCALE;
+            let pos = Position::from_fen(v, fen).expect("FEN");
+            let int = nnue::evaluate(&pos, &map) as f32;
+            // Random weights this large leave a quantisation error of about
+            // a tenth; the buckets differ by far more.
+            let tolerance = 6.0 + 0.15 * float.abs();
+            assert!(
+                (float - int).abs() <= tolerance,
+                "{fen}: float {float}, file {int}"
+            );
+            if l.bucket(&s) > 0 && (other - int).abs() > 3.0 * tolerance {
+                differs += 1;
+            }
+        }
+        assert_eq!(seen, [3, 3, 1, 0]);
+        assert!(differs >= 2, "the buckets change the evaluation");
+        // One layer, then started as four buckets.
+        let (q, _) = random_parameters(&one, 12, 0.03);
+        write_net(&single, Some(&NetId::of(v)), &one, &q).expect("written");
+        let mut r = vec![0f32; l.len()];
+        init_from(&single, v, &l, &mut r).expect("one layer starts any buckets");
+        write_net(&started, Some(&NetId::of(v)), &l, &r).expect("written");
+        let a = NnueMap::with_network(v, Arc::new(Network::load(&single).expect("single")));
+        let b = NnueMap::with_network(v, Arc::new(Network::load(&started).expect("started")));
+        let (a, b) = (a.expect("fits"), b.expect("fits"));
+        for fen in fens {
+            let pos = Position::from_fen(v, fen).expect("FEN");
+            assert_eq!(nnue::evaluate(&pos, &a), nnue::evaluate(&pos, &b), "{fen}");
+        }
+        let two = Layout {
+            buckets: start_buckets(v, 2),
+            ..one
+        };
+        let mut t = vec![0f32; two.len()];
+        let e = init_from(&bucketed, v, &two, &mut t).expect_err("other buckets");
+        assert!(e.contains("buckets"), "{e}");
+        for f in [bucketed, single, started] {
+            let _ = std::fs::remove_file(f);
         }
     }
 
