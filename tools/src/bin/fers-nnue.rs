@@ -28,6 +28,9 @@
 //!   sum), each square those of W's square at the same place of its board
 //!   (Capablanca's ten files read chess's eight): a related game's network
 //!   as a variant's first one, its teacher, or the start of its training;
+//! - `fers-nnue -blend IN OUT SHARE`: the network IN averaged with the
+//!   hand-written evaluation, `(1 - SHARE) IN + SHARE hand-written`, as a
+//!   residual network (`Network::blended`);
 //! - `fers-nnue -walk IN OUT PER SEED [-variant V] [-variantfile F]`:
 //!   random walks from the positions of IN (positions for a stronger
 //!   engine to label, `tools/py/label_positions.py`);
@@ -530,6 +533,39 @@ fn transfer(args: &[String]) -> ExitCode {
     }
 }
 
+/// `-blend IN OUT SHARE`: the network IN averaged with the hand-written
+/// evaluation, `(1 - SHARE) * IN + SHARE * hand-written`, written as a
+/// residual network (`Network::blended`).
+fn blend(args: &[String]) -> ExitCode {
+    let usage = "usage: fers-nnue -blend IN OUT SHARE (SHARE from 0 to 1)";
+    let run = || -> Result<String, String> {
+        let [input, output, share] = args else {
+            return Err("IN, OUT and SHARE are needed".into());
+        };
+        let share: f64 = share
+            .parse()
+            .map_err(|_| format!("SHARE {share} is not a number"))?;
+        let net = Network::load(input)?;
+        let out = net.blended(share).map_err(|e| e.to_string())?;
+        std::fs::write(output, out.to_bytes())
+            .map_err(|e| format!("cannot write {output}: {e}"))?;
+        Ok(format!(
+            "{output}: {input} for {}, {share} of the hand-written evaluation",
+            net.id
+        ))
+    };
+    match run() {
+        Ok(msg) => {
+            eprintln!("{msg}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("fers-nnue: {e}\n{usage}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// A kind's letter and the source letters it reads (`-as`).
 type Alias = (char, Vec<char>);
 
@@ -714,6 +750,7 @@ fn main() -> ExitCode {
         Some("-selfplay") => return selfplay(&args[1..]),
         Some("-label") => return label(&args[1..]),
         Some("-transfer") => return transfer(&args[1..]),
+        Some("-blend") => return blend(&args[1..]),
         _ => {}
     }
     match train(&args) {
@@ -731,6 +768,7 @@ const USAGE: &str = "usage: fers-nnue OUT.nnue DATA... [-variant V] [-variantfil
      \x20      fers-nnue -selfplay OUT [-variant V] [-variantfile F] [-games N] [-nodes K] ...\n\
      \x20      fers-nnue -label IN OUT NET [-variant V] [-variantfile F]\n\
      \x20      fers-nnue -transfer IN OUT -variant V [-variantfile F] [-from W] [-as x=y,...]\n\
+     \x20      fers-nnue -blend IN OUT SHARE\n\
      \x20      fers-nnue -walk IN OUT PER SEED [-variant V] [-variantfile F]\n\
      \x20      fers-nnue -pgn IN OUT FROM [-variant V] [-variantfile F]";
 
