@@ -114,6 +114,9 @@ pub enum NetError {
     /// [`Network::transfer`] cannot map the network onto the variant (another
     /// board, or a kind list that does not fit).
     Transfer(String),
+    /// [`Network::blended`] cannot blend it (a residual network, a share
+    /// outside 0..1).
+    Blend(String),
     /// The network was trained for another variant or piece set.
     Mismatch {
         network: NetId,
@@ -134,6 +137,7 @@ impl std::fmt::Display for NetError {
             }
             NetError::BadHeader(why) => write!(f, "bad network header: {why}"),
             NetError::Transfer(why) => write!(f, "cannot transfer the network: {why}"),
+            NetError::Blend(why) => write!(f, "cannot blend the network: {why}"),
             NetError::Mismatch { network, variant } => {
                 write!(f, "the network is for {network}, not for {variant}")
             }
@@ -581,10 +585,10 @@ impl Network {
     /// network or a share outside 0..1.
     pub fn blended(&self, share: f64) -> Result<Network, NetError> {
         if self.residual.is_some() {
-            return Err(NetError::Transfer("the network is residual already".into()));
+            return Err(NetError::Blend("the network is residual already".into()));
         }
         if !(0.0..=1.0).contains(&share) {
-            return Err(NetError::Transfer(format!("a share of {share} (0 to 1)")));
+            return Err(NetError::Blend(format!("a share of {share} (0 to 1)")));
         }
         let keep = 1.0 - share;
         let out_w: Vec<i16> = self
