@@ -521,7 +521,12 @@ fn transfer(args: &[String]) -> ExitCode {
             source.name
         ))
     };
-    match run() {
+    finish(run(), usage)
+}
+
+/// A subcommand's end: its message, or its error and usage, on stderr.
+fn finish(result: Result<String, String>, usage: &str) -> ExitCode {
+    match result {
         Ok(msg) => {
             eprintln!("{msg}");
             ExitCode::SUCCESS
@@ -554,16 +559,7 @@ fn blend(args: &[String]) -> ExitCode {
             net.id
         ))
     };
-    match run() {
-        Ok(msg) => {
-            eprintln!("{msg}");
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("fers-nnue: {e}\n{usage}");
-            ExitCode::FAILURE
-        }
-    }
+    finish(run(), usage)
 }
 
 /// A kind's letter and the source letters it reads (`-as`).
