@@ -58,7 +58,7 @@ pub const FLAG_RESIDUAL: u8 = 1;
 /// The unit of a residual network's weight of the hand-written score.
 pub const HAND_UNIT: i32 = 1024;
 /// Header flag of a network with output buckets ([`Buckets`]): two bytes
-/// after the name give their count and the pieces per bucket, and the
+/// after the name give their count and the units per bucket, and the
 /// output weights and bias come once per bucket.
 pub const FLAG_BUCKETS: u8 = 2;
 /// The most output buckets a file may have.
@@ -657,12 +657,11 @@ impl Network {
 
     /// Score in centipawns for the side to move, from the two perspectives'
     /// accumulators (`acc`: White's `hidden` sums, then Black's) and the
-    /// number of units on the board (which picks the output bucket).
+    /// output bucket ([`Network::bucket`]).
     #[inline(always)]
-    fn output<const AVX2: bool>(&self, acc: &[i16], stm: Color, units: usize) -> i32 {
+    fn output<const AVX2: bool>(&self, acc: &[i16], stm: Color, bucket: usize) -> i32 {
         let h = self.hidden;
         let us = stm.index();
-        let bucket = self.buckets.of(units);
         let half = |view: usize| &acc[view * h..view * h + h];
         let halves = [
             (half(us), self.output_weights(bucket, 0)),
@@ -678,6 +677,18 @@ impl Network {
             sum = sum.wrapping_add(dot);
         }
         (sum / QA + self.out_b[bucket]) * SCALE / (QA * QB)
+    }
+
+    /// The output bucket of `pos`: by its units where the network has
+    /// buckets, without counting them where it has one layer.
+    #[inline(always)]
+    fn bucket(&self, pos: &Position) -> usize {
+        if self.buckets.count == 1 {
+            0
+        } else {
+            let units = pos.occupied(Color::White).len() + pos.occupied(Color::Black).len();
+            self.buckets.of(units as usize)
+        }
     }
 
     /// Input index of `piece` (`colour << 7 | kind`) on network square
@@ -846,13 +857,7 @@ pub fn evaluate(pos: &Position, map: &NnueMap) -> i32 {
     let net = &*map.net;
     let mut acc = vec![0; 2 * net.hidden];
     net.refresh(&mut acc, &map.board(pos)[..map.squares]);
-    net.output::<false>(&acc, pos.side_to_move(), units(pos))
-}
-
-/// The units on the board (both sides'), which pick the output bucket.
-#[inline]
-fn units(pos: &Position) -> usize {
-    (pos.occupied(Color::White).len() + pos.occupied(Color::Black).len()) as usize
+    net.output::<false>(&acc, pos.side_to_move(), net.bucket(pos))
 }
 
 /// A ply's snapshot: the board its accumulator (in [`NnueStack::acc`]) was
@@ -1124,7 +1129,11 @@ impl NnueStack {
         let slot = &mut self.slots[ply];
         slot.board = board;
         slot.valid = true;
-        net.output::<AVX2>(&self.acc[at..at + width], pos.side_to_move(), units(pos))
+        net.output::<AVX2>(
+            &self.acc[at..at + width],
+            pos.side_to_move(),
+            net.bucket(pos),
+        )
     }
 }
 

@@ -1289,7 +1289,8 @@ mod tests {
 
     /// The training's flags: defaults, each flag read, and a clear error
     /// for a width the engine would not read, a weight of the result
-    /// outside 0..1, a value that is not a number and an unknown flag.
+    /// outside 0..1, a bucket count outside 1..16, a value that is not a
+    /// number and an unknown flag.
     #[test]
     fn training_flags_are_read_and_bad_ones_refused() {
         let flags = |list: &[(&str, &str)]| -> Vec<(String, String)> {
@@ -1300,8 +1301,8 @@ mod tests {
         let none = flags(&[]);
         let o = TrainOptions::parse(&none).expect("defaults");
         assert_eq!(
-            (o.hidden, o.epochs, o.factor, o.residual),
-            (HIDDEN, 30, true, false)
+            (o.hidden, o.epochs, o.factor, o.residual, o.buckets),
+            (HIDDEN, 30, true, false, 1)
         );
         let given = flags(&[
             ("-hidden", "512"),
@@ -1311,9 +1312,11 @@ mod tests {
             ("-init", "gen3.nnue"),
             ("-variant", "capablanca"),
             ("-factor", "off"),
+            ("-buckets", "8"),
         ]);
         let o = TrainOptions::parse(&given).expect("valid flags");
         assert_eq!((o.hidden, o.epochs, o.lr, o.lambda), (512, 8, 0.0002, 0.25));
+        assert_eq!(o.buckets, 8);
         assert_eq!(
             (o.init, o.variant, o.factor),
             (Some("gen3.nnue"), Some("capablanca"), false)
@@ -1324,6 +1327,8 @@ mod tests {
             (("-lambda", "1.5"), "bad option -lambda 1.5"),
             (("-epochs", "many"), "bad option -epochs many"),
             (("-speed", "9"), "bad option -speed 9"),
+            (("-buckets", "0"), "bad option -buckets 0"),
+            (("-buckets", "17"), "bad option -buckets 17"),
         ] {
             let list = flags(&[bad]);
             let e = TrainOptions::parse(&list).err().expect("refused");
