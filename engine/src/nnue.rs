@@ -275,6 +275,7 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// The network's integer weights.
+#[derive(Clone)]
 pub struct Network {
     /// What it was trained for (the chess network: `chess`, 8x8, its six
     /// roles in the order pawn, knight, bishop, rook, queen, king).
@@ -596,23 +597,17 @@ impl Network {
             .iter()
             .map(|&w| (w as f64 * keep).round() as i16)
             .collect();
+        let out_b = self
+            .out_b
+            .iter()
+            .map(|&b| (b as f64 * keep).round() as i32)
+            .collect();
         Ok(Network {
-            id: self.id.clone(),
-            kinds: self.kinds,
-            squares: self.squares,
-            mirror: self.mirror.clone(),
-            hidden: self.hidden,
-            ft_w: self.ft_w.clone(),
-            ft_b: self.ft_b.clone(),
-            buckets: self.buckets,
             small_out: small_weights(&out_w),
             out_w,
-            out_b: self
-                .out_b
-                .iter()
-                .map(|&b| (b as f64 * keep).round() as i32)
-                .collect(),
+            out_b,
             residual: Some((share * HAND_UNIT as f64).round() as i32),
+            ..self.clone()
         })
     }
 
@@ -686,8 +681,7 @@ impl Network {
         if self.buckets.count == 1 {
             0
         } else {
-            let units = pos.occupied(Color::White).len() + pos.occupied(Color::Black).len();
-            self.buckets.of(units as usize)
+            self.buckets.of(units(pos))
         }
     }
 
@@ -850,6 +844,12 @@ impl NnueMap {
         }
         b
     }
+}
+
+/// The units on the board, both sides': what picks an output bucket.
+#[inline]
+pub fn units(pos: &Position) -> usize {
+    (pos.occupied(Color::White).len() + pos.occupied(Color::Black).len()) as usize
 }
 
 /// Evaluates `pos` from scratch (for callers outside the search).
@@ -1515,6 +1515,20 @@ mod tests {
         let (x, y) = (eval(&a, up), eval(&b, up));
         assert!(x != 0 && (y - 2 * x).abs() <= 2, "{x} {y}");
         assert_eq!(eval(&a, late), eval(&b, late));
+        // The search's accumulators pick the same layers as the sum from
+        // scratch, along random games that cross from one bucket to the
+        // other, on both instruction sets.
+        for avx2 in [false, has_avx2()] {
+            let mut stack = NnueStack::new(16);
+            stack.avx2 = avx2;
+            let mut seed = 17u64;
+            let mut checked = 0;
+            for _game in 0..6 {
+                let pos = Position::from_fen(v, up).expect("FEN");
+                checked += check_incremental(&mut stack, &b, pos, &mut seed, 200);
+            }
+            assert!(checked > 300, "only {checked} positions");
+        }
         assert_eq!(Buckets::even(4, 32), Some(Buckets { count: 4, per: 8 }));
         assert_eq!(Buckets::even(0, 32), None);
         assert_eq!(Buckets::even(MAX_BUCKETS + 1, 32), None);

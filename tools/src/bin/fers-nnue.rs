@@ -909,8 +909,7 @@ fn train(args: &[String]) -> Result<(), String> {
 /// `count` output buckets sharing the units of `variant`'s start position
 /// evenly.
 fn start_buckets(variant: &'static Variant, count: u8) -> Buckets {
-    let start = Position::startpos(variant);
-    let units = (start.occupied(Color::White).len() + start.occupied(Color::Black).len()) as usize;
+    let units = nnue::units(&Position::startpos(variant));
     Buckets::even(count, units).unwrap_or(Buckets::ONE)
 }
 
