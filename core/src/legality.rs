@@ -9,7 +9,10 @@
 //!
 //! Where that costs an attack detection per move (`lazy_legality`), the
 //! search does not filter lists: it tests each move it tries after playing
-//! it (`legal_after`, through `Position::candidate_legal`).
+//! it (`legal_after`, through `Position::candidate_legal`). Under
+//! `pin_legality` the search's lists leave out only the royal piece's
+//! moves' test, the one that costs an attack detection each
+//! ([`Position::royal_move_deferred`]).
 
 use crate::attacks::{attacked_by_complex, attacked_on, complex_ray_hits};
 use crate::geometry::{SquareSet, MAX_SQUARES, NO_SQ};
@@ -37,7 +40,7 @@ impl Position {
             return;
         }
         if self.v.caps.pin_legality {
-            self.filter_fast(list);
+            self.filter_fast(list, false);
         } else if self.v.caps.hole_legality {
             self.filter_skip(list);
         } else if self.v.caps.board_copy_legality {
@@ -55,6 +58,19 @@ impl Position {
     pub fn legal_after(&self, m: Move, next: &Position) -> bool {
         self.after_move_allows(m, next)
             && (self.royal[self.side.index()] == NO_SQ || !next.royal_capturable(next.side))
+    }
+
+    /// Is `m` a move whose legality the search's lists leave to be tested
+    /// once it is tried (`Position::candidate_legal`)? Under `pin_legality`,
+    /// the royal piece's moves but castling: each costs an attack detection
+    /// of its destination, and most nodes cut before trying them. Where
+    /// legality is lazy (`lazy_legality`), every move.
+    #[inline]
+    pub fn royal_move_deferred(&self, m: Move) -> bool {
+        self.v.caps.lazy_legality
+            || (self.v.caps.pin_legality
+                && m.from() == self.royal[self.side.index()]
+                && !matches!(m.flag(), MoveFlag::CastleKing | MoveFlag::CastleQueen))
     }
 
     /// Is the pseudo-legal move `m` legal? Played on a copy and tested by
@@ -119,7 +135,9 @@ impl Position {
     /// moves. Hopper-like and lame attackers (if any) are tested on a board
     /// copy, but only for moves that touch a square that matters to them
     /// (`sensitive`): the lines, legs and attacker squares around the royal.
-    fn filter_fast(&self, list: &mut MoveList) {
+    /// With `defer_royal`, the royal piece's moves but castling are kept
+    /// untested (see [`Position::royal_move_deferred`]).
+    pub(crate) fn filter_fast(&self, list: &mut MoveList, defer_royal: bool) {
         let v = self.v;
         let us = self.side;
         let them = us.flip();
@@ -231,8 +249,8 @@ impl Position {
         list.retain(|m| {
             let from = m.from();
             if from == ksq {
-                if matches!(m.flag(), MoveFlag::CastleKing | MoveFlag::CastleQueen) {
-                    return true; // fully checked by gen_castling
+                if defer_royal || matches!(m.flag(), MoveFlag::CastleKing | MoveFlag::CastleQueen) {
+                    return true; // fully checked by gen_castling, or later
                 }
                 if complex {
                     return self.legal_general(m);

@@ -352,17 +352,14 @@ impl Position {
     /// The moves a search tries at a node: the legal moves, or, where
     /// legality is tested lazily (`Capabilities::lazy_legality`), the
     /// pseudo-legal ones, each to be confirmed by
-    /// [`Position::candidate_legal`] once played. Empty exactly when there
-    /// is no legal move; otherwise [`Position::has_legal_candidate`] says
-    /// whether one is legal.
+    /// [`Position::candidate_legal`] once played. Under `pin_legality` the
+    /// royal piece's moves are left untested the same way
+    /// ([`Position::royal_move_deferred`]). Empty when there is no legal
+    /// move; otherwise [`Position::has_legal_candidate`] says whether one
+    /// is legal.
     #[inline]
     pub fn candidate_moves(&self, list: &mut MoveList) {
-        if self.v.caps.lazy_legality {
-            list.clear();
-            self.gen_moves(list, false);
-        } else {
-            self.legal_moves(list);
-        }
+        self.candidates(list, false);
     }
 
     /// [`Position::legal_noisy_moves`], or where legality is tested lazily
@@ -370,11 +367,21 @@ impl Position {
     /// [`Position::candidate_moves`]).
     #[inline]
     pub fn candidate_noisy_moves(&self, list: &mut MoveList) {
-        if self.v.caps.lazy_legality {
-            list.clear();
-            self.gen_moves(list, true);
+        self.candidates(list, true);
+    }
+
+    #[inline]
+    fn candidates(&self, list: &mut MoveList, noisy: bool) {
+        list.clear();
+        self.gen_moves(list, noisy);
+        let caps = &self.v.caps;
+        if caps.lazy_legality {
+            return;
+        }
+        if caps.pin_legality && self.royal[self.side.index()] != NO_SQ {
+            self.filter_fast(list, true);
         } else {
-            self.legal_noisy_moves(list);
+            self.filter_legal(list);
         }
     }
 
@@ -383,24 +390,21 @@ impl Position {
     /// filtered already; else [`Position::legal_after`].
     #[inline]
     pub fn candidate_legal(&self, m: Move, next: &Position) -> bool {
-        !self.v.caps.lazy_legality || self.legal_after(m, next)
+        !self.royal_move_deferred(m) || self.legal_after(m, next)
     }
 
     /// [`Position::candidate_legal`] for a candidate not played: always
     /// where the candidates were filtered, else [`Position::is_legal`].
     #[inline]
     pub fn candidate_is_legal(&self, m: Move) -> bool {
-        !self.v.caps.lazy_legality || self.is_legal(m)
+        !self.royal_move_deferred(m) || self.is_legal(m)
     }
 
     /// Is one of the candidates `list` (all of this position's,
     /// [`Position::candidate_moves`]) legal? Stops at the first legal one.
     #[inline]
     pub fn has_legal_candidate(&self, list: &MoveList) -> bool {
-        if !self.v.caps.lazy_legality {
-            return !list.is_empty();
-        }
-        list.iter().any(|m| self.is_legal(m))
+        list.iter().any(|m| self.candidate_is_legal(m))
     }
 
     /// Number of legal moves (perft's last ply).

@@ -1,5 +1,6 @@
-//! The search's lazy legality (`Capabilities::lazy_legality`) is the same
-//! test as `legal_moves`: in random games of every built-in variant (chess,
+//! The search's lazy legality (`Capabilities::lazy_legality`), and under
+//! pin legality its untested royal moves (`Position::royal_move_deferred`),
+//! make the same test as `legal_moves`: in random games of every built-in variant (chess,
 //! Wormhole, Baroque, Fanorona, each condition) and of the reference fairy
 //! variants, the candidates that pass `candidate_legal` once played are
 //! exactly the legal moves, the noisy ones exactly the legal captures and
@@ -86,7 +87,7 @@ fn lazy_legality_is_the_legal_move_test() {
     let mut n = 0;
     for name in builtin_names() {
         let v = variant::builtin(name).unwrap();
-        n += check_variant(v, if v.caps.lazy_legality { 12 } else { 3 }, &mut seed);
+        n += check_variant(v, if v.caps.lazy_legality { 12 } else { 6 }, &mut seed);
     }
     let sections: Vec<Section> = variant_file::load("fsf-variants.ini", FSF_FILE, &|_| None);
     for s in sections {
@@ -101,5 +102,29 @@ fn the_shortcut_is_chosen_by_pin_legality() {
     for name in ["wormhole", "baroque", "circe", "koeko", "madrasi"] {
         let v = variant::builtin(name).unwrap();
         assert!(v.caps.lazy_legality, "{name}");
+    }
+}
+
+#[test]
+fn royal_moves_are_tested_when_tried_under_pin_legality() {
+    // Stalemate: Black's king has three moves, all into attack. They stay
+    // in the search's list untested, and none passes.
+    let pos = Position::from_fen(variant::chess(), "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+    let mut cand = MoveList::new();
+    pos.candidate_moves(&mut cand);
+    assert_eq!(cand.len(), 3);
+    assert!(cand.iter().all(|m| pos.royal_move_deferred(m)));
+    assert!(passing(&pos, &cand).is_empty());
+    assert!(!pos.has_legal_candidate(&cand));
+    assert!(cand.iter().all(|m| !pos.candidate_is_legal(m)));
+    // The other pieces' moves and castling are filtered as before.
+    let pos = Position::from_fen(variant::chess(), "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+    let mut cand = MoveList::new();
+    pos.candidate_moves(&mut cand);
+    for m in cand.iter() {
+        let uci = pos.move_to_uci(m);
+        let king_step = m.from() == pos.royal_square(pos.side_to_move()).unwrap()
+            && !matches!(uci.as_str(), "e1g1" | "e1c1");
+        assert_eq!(pos.royal_move_deferred(m), king_step, "{uci}");
     }
 }
