@@ -152,6 +152,9 @@ pub struct Worker {
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
     evals: [i32; MAX_PLY + 4],
+    /// Move-ordering scores, doubled: the low bit marks a capture worth
+    /// more than 50 over its victim whose static exchange is still to be
+    /// judged, when `pick` first reaches it.
     scores: Vec<i32>,
     pub root_moves: Vec<RootMove>,
     pub root_depth: i32,
@@ -220,6 +223,28 @@ pub struct Memory {
 
 /// No continuation context (root, null move).
 const NO_CTX: usize = usize::MAX;
+
+/// Does the capture `m` probably lose material? Static exchange where it
+/// sees every attacker; elsewhere also any defended victim.
+#[inline]
+fn losing(ev: &EvalTables, pos: &Position, m: Move) -> bool {
+    if pos.variant().capture.is_some() {
+        // Capture styles: could the mover be taken where it lands?
+        let mut next = pos.clone();
+        next.play(m);
+        return next.capturable(m.to(), next.side_to_move());
+    }
+    !pos.see_ge(m, 0, &ev.order_value)
+        || (!pos.see_exact() && pos.attacked(m.to(), pos.side_to_move().flip()))
+}
+
+/// Move-ordering score of the table's move: first.
+const TT_MOVE: i32 = 1 << 28;
+/// Move-ordering scores of captures (plus their victim and history): those
+/// that do not lose material come after the table's move and before the
+/// promotions and killers, those that probably do after the killers.
+const GOOD_CAPTURE: i32 = 1 << 24;
+const LOSING_CAPTURE: i32 = -(1 << 20);
 
 /// What the steps of one `search` node share (its window is passed apart:
 /// alpha rises as moves are searched).
@@ -699,8 +724,9 @@ impl Worker {
             Move::NONE
         };
         for (i, m) in list.iter().enumerate() {
+            let mut see_pending = false;
             let s = if m.same_head(tt_move) {
-                1 << 28
+                TT_MOVE
             } else if pos.is_capture(m) {
                 let victim = pos.piece_at(m.to());
                 let vv = if m.flag() == MoveFlag::Passive {
@@ -722,12 +748,11 @@ impl Worker {
                     .map(|k| ev.order_value[k as usize])
                     .unwrap_or(0);
                 let mvv = vv * 8 - av / 16 + promo + self.capt_score(self.capt_idx(pos, m)) / 8;
-                if av > vv + 50 && self.losing(pos, m) {
-                    // Probably losing: after the killers.
-                    -(1 << 20) + mvv
-                } else {
-                    (1 << 24) + mvv
-                }
+                // Whether it probably loses (then it goes after the
+                // killers) is asked when `pick` reaches it: most nodes cut
+                // before their later captures.
+                see_pending = av > vv + 50;
+                GOOD_CAPTURE + mvv
             } else if let Some(k) = m.promotion() {
                 (1 << 23) + ev.order_value[k as usize]
             } else if m == killers[0] {
@@ -739,34 +764,58 @@ impl Worker {
             } else {
                 self.history[self.hist_idx(pos, m)] + self.cont_score(ply, self.piece_to(pos, m))
             };
-            self.scores[base + i] = s;
+            self.scores[base + i] = 2 * s + see_pending as i32;
         }
     }
 
-    /// Picks the best remaining move into position `i`.
+    /// Picks the best remaining move into position `i` and gives its
+    /// score. A capture whose static exchange was left for later is judged
+    /// when it comes first: if it probably loses, it moves down among the
+    /// losing captures (below the killers) and the pick starts again, so
+    /// the order is the one the exchanges judged up front would give (but
+    /// that such a capture comes first among equal scores).
     #[inline]
-    fn pick(&mut self, list: &mut MoveList, i: usize, ply: usize) -> (Move, i32) {
+    fn pick(&mut self, pos: &Position, list: &mut MoveList, i: usize, ply: usize) -> (Move, i32) {
         let base = ply * MAX_MOVES;
         let n = list.len();
-        // The first best from `i` on, over a slice (no bound test a move).
-        let mut best = i;
-        let mut bs = i32::MIN;
-        for (j, &s) in self.scores[base + i..base + n].iter().enumerate() {
-            if s > bs {
-                bs = s;
-                best = i + j;
+        let scores = &mut self.scores[base..base + n];
+        loop {
+            // The first best from `i` on, over a slice (no bound test a move).
+            let mut best = i;
+            let mut bs = i32::MIN;
+            for (j, &s) in scores[i..].iter().enumerate() {
+                if s > bs {
+                    bs = s;
+                    best = i + j;
+                }
             }
+            if bs & 1 != 0 {
+                let s = bs >> 1;
+                if losing(&self.eval, pos, list.get(best)) {
+                    scores[best] = 2 * (s - GOOD_CAPTURE + LOSING_CAPTURE);
+                    continue;
+                }
+                bs -= 1;
+                scores[best] = bs;
+            }
+            list.swap(i, best);
+            scores.swap(i, best);
+            return (list.get(i), bs >> 1);
         }
-        list.swap(i, best);
-        self.scores.swap(base + i, base + best);
-        (list.get(i), bs)
     }
 
-    /// Quiescence: is the capture `m` not worth searching, since even its
-    /// victim cannot lift `stand_pat` near `alpha` (delta pruning), or it
-    /// loses material?
+    /// Quiescence: is the capture `m` (ordered with `mscore`) not worth
+    /// searching, since even its victim cannot lift `stand_pat` near
+    /// `alpha` (delta pruning), or it loses material?
     #[inline]
-    fn futile_capture(&self, pos: &Position, m: Move, stand_pat: i32, alpha: i32) -> bool {
+    fn futile_capture(
+        &self,
+        pos: &Position,
+        m: Move,
+        mscore: i32,
+        stand_pat: i32,
+        alpha: i32,
+    ) -> bool {
         let ev = &self.eval;
         let victim = pos.piece_at(m.to());
         let vv = if m.flag() == MoveFlag::Passive {
@@ -780,21 +829,23 @@ impl Worker {
             return true;
         }
         let av = ev.order_value[pos.piece_at(m.from()).kind() as usize];
-        av > vv && self.losing(pos, m)
+        if av <= vv {
+            return false;
+        }
+        // `pick` has judged the exchange of an ordinary capture worth more
+        // than 50 over its victim (but the table's move's): its score is
+        // below 0 if it probably loses.
+        if av > vv + 50 && victim.is_piece() && m.flag() != MoveFlag::Passive && mscore != TT_MOVE {
+            return mscore < 0;
+        }
+        self.losing(pos, m)
     }
 
     /// Does the capture `m` probably lose material? Static exchange where
     /// it sees every attacker; elsewhere also any defended victim.
     #[inline]
     fn losing(&self, pos: &Position, m: Move) -> bool {
-        if pos.variant().capture.is_some() {
-            // Capture styles: could the mover be taken where it lands?
-            let mut next = pos.clone();
-            next.play(m);
-            return next.capturable(m.to(), next.side_to_move());
-        }
-        !pos.see_ge(m, 0, &self.eval.order_value)
-            || (!pos.see_exact() && pos.attacked(m.to(), pos.side_to_move().flip()))
+        losing(&self.eval, pos, m)
     }
 
     /// The history bonus of a move that beat beta at `depth` (the malus of
@@ -1152,7 +1203,7 @@ impl Worker {
         let orig_alpha = alpha;
 
         for i in 0..list.len() {
-            let (m, mscore) = self.pick(&mut list, i, ply);
+            let (m, mscore) = self.pick(pos, &mut list, i, ply);
             if m.same_head(n.excluded) {
                 excluded_legal = excluded_legal || pos.candidate_is_legal(m);
                 continue;
@@ -1689,13 +1740,13 @@ impl Worker {
         self.score_moves(pos, &list, tt_move, ply);
         let mut best_move = Move::NONE;
         for i in 0..list.len() {
-            let (m, _) = self.pick(&mut list, i, ply);
+            let (m, mscore) = self.pick(pos, &mut list, i, ply);
             // Captures that cannot raise alpha or lose material are skipped,
             // checks or not (as Stockfish does), before the board copy.
             if !in_check
                 && pos.is_capture(m)
                 && m.promotion().is_none()
-                && self.futile_capture(pos, m, stand_pat, alpha)
+                && self.futile_capture(pos, m, mscore, stand_pat, alpha)
             {
                 continue;
             }
