@@ -32,6 +32,14 @@ pub struct Capabilities {
     /// everywhere (the test is `legal_moves`' own); a speed choice, so a
     /// variant whose list is cheap to filter keeps the filtered list.
     pub lazy_legality: bool,
+    /// Under `pin_legality`, out of check: the search's lists are not
+    /// filtered at all, and a move tried is legal unless it is the royal
+    /// piece's (tested by `legal_after`) or leaves the line from the royal
+    /// piece through its start square open to an enemy rider
+    /// (`Variant::pin_lines`). Simple pieces only (no hopper or lame
+    /// attacker to open a line elsewhere), a plain board (a square is on
+    /// at most one line from another) and no conditions.
+    pub lazy_pins: bool,
     /// Castling judged from the attack plan (leapers, riders and pawns
     /// only: moving the rook cannot open a hurdle line).
     pub simple_castling: bool,
@@ -75,6 +83,7 @@ impl Capabilities {
         board_copy_legality: false,
         hole_legality: false,
         lazy_legality: false,
+        lazy_pins: false,
         simple_castling: false,
         plain_check: false,
         exact_see: false,

@@ -10,20 +10,29 @@
 //! Where that costs an attack detection per move (`lazy_legality`), the
 //! search does not filter lists: it tests each move it tries after playing
 //! it (`legal_after`, through `Position::candidate_legal`). Under
-//! `pin_legality` the search's lists leave out only the royal piece's
-//! moves' test, the one that costs an attack detection each
-//! ([`Position::royal_move_deferred`]).
+//! `pin_legality` the search's lists leave the royal piece's moves to be
+//! tested so (each costs an attack detection); out of check, where
+//! `lazy_pins` holds, they are not filtered at all, and a move tried is
+//! checked against the one line it can open (`Position::opens_line`).
 
 use crate::attacks::{attacked_by_complex, attacked_on, complex_ray_hits};
 use crate::geometry::{SquareSet, MAX_SQUARES, NO_SQ};
 use crate::moves::{Move, MoveFlag, MoveList};
 use crate::piece::{Family, Piece};
 use crate::position::Position;
-use crate::variant::ComplexRay;
+use crate::variant::{ComplexRay, NO_RAY};
 
 /// Reverse rays tracked one by one in `filter_fast`; variants with more use
 /// the all-rays test.
 const MAX_TRACKED_RAYS: usize = 64;
+
+/// See [`Position::pending_test`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Pending {
+    None,
+    Line,
+    Whole,
+}
 
 impl Position {
     pub(crate) fn filter_legal(&self, list: &mut MoveList) {
@@ -60,17 +69,66 @@ impl Position {
             && (self.royal[self.side.index()] == NO_SQ || !next.royal_capturable(next.side))
     }
 
-    /// Is `m` a move whose legality the search's lists leave to be tested
-    /// once it is tried (`Position::candidate_legal`)? Under `pin_legality`,
-    /// the royal piece's moves but castling: each costs an attack detection
-    /// of its destination, and most nodes cut before trying them. Where
-    /// legality is lazy (`lazy_legality`), every move.
+    /// What the search's candidate `m` (`Position::candidate_moves`) still
+    /// needs to be known legal once it is tried. Where legality is lazy
+    /// (`lazy_legality`), the whole test. Under `pin_legality`: the royal
+    /// piece's moves but castling (an attack detection of the destination
+    /// each, and most nodes cut before trying them), the whole test too;
+    /// with `lazy_pins` the other moves but castling a look along the line
+    /// they may open (en passant, which empties two squares, the whole
+    /// test); none where the list was filtered.
     #[inline]
-    pub fn royal_move_deferred(&self, m: Move) -> bool {
-        self.v.caps.lazy_legality
-            || (self.v.caps.pin_legality
-                && m.from() == self.royal[self.side.index()]
-                && !matches!(m.flag(), MoveFlag::CastleKing | MoveFlag::CastleQueen))
+    pub(crate) fn pending_test(&self, m: Move) -> Pending {
+        let caps = &self.v.caps;
+        if caps.lazy_legality {
+            return Pending::Whole;
+        }
+        if !caps.pin_legality || matches!(m.flag(), MoveFlag::CastleKing | MoveFlag::CastleQueen) {
+            return Pending::None;
+        }
+        if m.from() == self.royal[self.side.index()] || m.flag() == MoveFlag::EnPassant {
+            return Pending::Whole;
+        }
+        if caps.lazy_pins {
+            Pending::Line
+        } else {
+            Pending::None
+        }
+    }
+
+    /// Under `lazy_pins`, out of check: does the move `m` of a unit other
+    /// than the royal piece (not en passant) leave its royal piece attacked
+    /// along the line from it through `m`'s start square? The first unit
+    /// on that line (the moved one where it lands on it) decides.
+    pub(crate) fn opens_line(&self, m: Move) -> bool {
+        let v = self.v;
+        let ksq = self.royal[self.side.index()];
+        if ksq == NO_SQ {
+            return false; // nothing to expose
+        }
+        let (from, to) = (m.from(), m.to());
+        let them = self.side.flip().index();
+        let n = v.geometry.num_squares();
+        let i = v.pin_lines[them][ksq as usize * n + from as usize];
+        if i == NO_RAY {
+            return false;
+        }
+        let r = &v.attack_rays[them][i as usize];
+        let mut s = ksq;
+        let mut first = true;
+        loop {
+            s = v.steps.step(r.dir, s);
+            if s == NO_SQ || s == to {
+                return false;
+            }
+            let q = self.board[s as usize];
+            if s != from && q.is_piece() {
+                let bit = 1u32 << q.kind();
+                let kinds = if first { r.ride | r.leap } else { r.ride };
+                return q.color().index() == them && kinds & bit != 0;
+            }
+            first = false;
+        }
     }
 
     /// Is the pseudo-legal move `m` legal? Played on a copy and tested by
@@ -136,7 +194,7 @@ impl Position {
     /// copy, but only for moves that touch a square that matters to them
     /// (`sensitive`): the lines, legs and attacker squares around the royal.
     /// With `defer_royal`, the royal piece's moves but castling are kept
-    /// untested (see [`Position::royal_move_deferred`]).
+    /// untested (see [`Position::pending_test`]).
     pub(crate) fn filter_fast(&self, list: &mut MoveList, defer_royal: bool) {
         let v = self.v;
         let us = self.side;

@@ -13,6 +13,7 @@
 //! back to its start square (wrapped boards) stops there.
 
 use crate::geometry::{MAX_SQUARES, NO_SQ};
+use crate::legality::Pending;
 use crate::moves::{Move, MoveFlag, MoveList};
 use crate::piece::{Color, Family, Mode, Piece};
 use crate::position::{castle_targets, Position, KING_SIDE, QUEEN_SIDE};
@@ -349,36 +350,39 @@ impl Position {
         self.filter_legal(list);
     }
 
-    /// The moves a search tries at a node: the legal moves, or, where
-    /// legality is tested lazily (`Capabilities::lazy_legality`), the
-    /// pseudo-legal ones, each to be confirmed by
-    /// [`Position::candidate_legal`] once played. Under `pin_legality` the
-    /// royal piece's moves are left untested the same way
-    /// ([`Position::royal_move_deferred`]). Empty when there is no legal
-    /// move; otherwise [`Position::has_legal_candidate`] says whether one
-    /// is legal.
+    /// The moves a search tries at a node, whose side to move is in check
+    /// exactly when `in_check` (the search knows it): the legal moves, or
+    /// some of the pseudo-legal ones left to be confirmed by
+    /// [`Position::candidate_legal`] once played. Those are every move where
+    /// legality is tested lazily (`Capabilities::lazy_legality`); under
+    /// `pin_legality` the royal piece's moves, and out of check with
+    /// `lazy_pins` all (`Position::pending_test`). Empty when there is no
+    /// legal move; otherwise [`Position::has_legal_candidate`] says whether
+    /// one is legal.
     #[inline]
-    pub fn candidate_moves(&self, list: &mut MoveList) {
-        self.candidates(list, false);
+    pub fn candidate_moves(&self, list: &mut MoveList, in_check: bool) {
+        self.candidates(list, false, in_check);
     }
 
-    /// [`Position::legal_noisy_moves`], or where legality is tested lazily
-    /// the pseudo-legal captures and promotions (see
+    /// [`Position::legal_noisy_moves`], or the candidates among the
+    /// pseudo-legal captures and promotions (see
     /// [`Position::candidate_moves`]).
     #[inline]
-    pub fn candidate_noisy_moves(&self, list: &mut MoveList) {
-        self.candidates(list, true);
+    pub fn candidate_noisy_moves(&self, list: &mut MoveList, in_check: bool) {
+        self.candidates(list, true, in_check);
     }
 
     #[inline]
-    fn candidates(&self, list: &mut MoveList, noisy: bool) {
+    fn candidates(&self, list: &mut MoveList, noisy: bool, in_check: bool) {
+        debug_assert_eq!(in_check, self.in_check(), "{}", self.to_fen());
         list.clear();
         self.gen_moves(list, noisy);
         let caps = &self.v.caps;
-        if caps.lazy_legality {
+        let royal = self.royal[self.side.index()] != NO_SQ;
+        if caps.lazy_legality || (caps.lazy_pins && royal && !in_check) {
             return;
         }
-        if caps.pin_legality && self.royal[self.side.index()] != NO_SQ {
+        if caps.pin_legality && royal {
             self.filter_fast(list, true);
         } else {
             self.filter_legal(list);
@@ -386,18 +390,27 @@ impl Position {
     }
 
     /// Is the candidate `m` (from [`Position::candidate_moves`]), played
-    /// from here into `next`, legal? Always, where the candidates were
-    /// filtered already; else [`Position::legal_after`].
+    /// from here into `next`, legal? The test it was left
+    /// ([`Position::pending_test`]): [`Position::legal_after`], a look along
+    /// one line, or none.
     #[inline]
     pub fn candidate_legal(&self, m: Move, next: &Position) -> bool {
-        !self.royal_move_deferred(m) || self.legal_after(m, next)
+        match self.pending_test(m) {
+            Pending::None => true,
+            Pending::Line => !self.opens_line(m),
+            Pending::Whole => self.legal_after(m, next),
+        }
     }
 
-    /// [`Position::candidate_legal`] for a candidate not played: always
-    /// where the candidates were filtered, else [`Position::is_legal`].
+    /// [`Position::candidate_legal`] for a candidate not played
+    /// ([`Position::is_legal`] for the whole test).
     #[inline]
     pub fn candidate_is_legal(&self, m: Move) -> bool {
-        !self.royal_move_deferred(m) || self.is_legal(m)
+        match self.pending_test(m) {
+            Pending::None => true,
+            Pending::Line => !self.opens_line(m),
+            Pending::Whole => self.is_legal(m),
+        }
     }
 
     /// Is one of the candidates `list` (all of this position's,

@@ -103,6 +103,9 @@ pub struct AttackRay {
     pub ride: u32,
 }
 
+/// No ray (`Variant::pin_lines`).
+pub const NO_RAY: u8 = u8::MAX;
+
 /// Reverse attack entry for a family with hurdles or lame legs: walking
 /// from the attacked square with the attacker's vectors negated.
 #[derive(Clone, Copy, Debug)]
@@ -150,6 +153,11 @@ pub struct Variant {
     /// not cover (hoppers, lame leapers, ...): attack detection generates
     /// their captures instead.
     pub complex_kinds: u32,
+    /// Where `Capabilities::lazy_pins` holds, per attacking colour: for a
+    /// royal square `k` and another square `s`, at `k * num_squares + s`,
+    /// the index in `attack_rays` of the rider ray from `k` through `s`, or
+    /// `NO_RAY`. Empty elsewhere.
+    pub pin_lines: [Vec<u8>; 2],
     /// Reverse attack plan for hopper-like and lame families, per attacking
     /// colour.
     pub complex_rays: [Vec<ComplexRay>; 2],
@@ -459,6 +467,7 @@ impl Variant {
             pawn_captures,
             attack_rays,
             complex_kinds,
+            pin_lines: [Vec::new(), Vec::new()],
             complex_rays,
             fallback_kinds,
             dedup_kinds,
@@ -476,7 +485,34 @@ impl Variant {
         if !v.conditions.is_empty() {
             v.rules = RuleTables::new(&v)?;
         }
+        if v.caps.lazy_pins {
+            v.pin_lines = [0, 1].map(|c| v.rider_lines(c));
+        }
         Ok(v)
+    }
+
+    /// The `pin_lines` table of one attacking colour: each rider ray
+    /// walked from each square to the edge (the first ray through a square
+    /// wins; on a plain board there is one).
+    fn rider_lines(&self, colour: usize) -> Vec<u8> {
+        let n = self.geometry.num_squares();
+        let mut lines = vec![NO_RAY; n * n];
+        for k in 0..n as u8 {
+            for (i, r) in self.attack_rays[colour].iter().enumerate() {
+                if r.ride == 0 || i >= NO_RAY as usize {
+                    continue;
+                }
+                let mut s = self.steps.step(r.dir, k);
+                while s != NO_SQ && s != k {
+                    let at = &mut lines[k as usize * n + s as usize];
+                    if *at == NO_RAY {
+                        *at = i as u8;
+                    }
+                    s = self.steps.step(r.dir, s);
+                }
+            }
+        }
+        lines
     }
 
     /// Are the rules the same when the board is mirrored left to right
@@ -689,6 +725,10 @@ fn derive_capabilities(
         board_copy_legality: cond.is_empty() && !passive,
         hole_legality: spec.holes.skip && royals == 1 && cond.is_empty() && !passive,
         lazy_legality: !pin_legality,
+        lazy_pins: pin_legality
+            && complex_kinds == 0
+            && cond.is_empty()
+            && spec.topology == Topology::Plain,
         // On files that wrap, the rook's home square is no board edge: the
         // king's destination may see past it once the rook has moved.
         simple_castling: pin_legality && all_simple && !spec.topology.wraps_files(),

@@ -884,7 +884,7 @@ impl Worker {
         let pv_node = beta - alpha > 1;
         self.pv_len[ply] = ply;
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply, 0, in_check);
+            return self.qsearch(pos, alpha, beta, ply, 0, in_check, in_check);
         }
         self.tick();
         if self.stopped() {
@@ -1064,7 +1064,7 @@ impl Worker {
         }
         // Razoring.
         if depth <= 2 && static_eval + 300 + 150 * depth < alpha {
-            let q = self.qsearch(pos, alpha, beta, n.ply, 0, false);
+            let q = self.qsearch(pos, alpha, beta, n.ply, 0, false, false);
             if q < alpha {
                 stats::bump(Stat::Razor);
                 return Some(q);
@@ -1186,7 +1186,7 @@ impl Worker {
         // (`Position::candidate_legal`): then a legal move is known only
         // once one passes, or the excluded move is legal.
         let mut list = MoveList::new();
-        pos.candidate_moves(&mut list);
+        pos.candidate_moves(&mut list, n.in_check);
         list.truncate(MAX_MOVES); // the score buffer's width (`score_moves`)
         if list.is_empty() {
             return Self::no_moves_score(pos, ply, n.in_check);
@@ -1556,7 +1556,7 @@ impl Worker {
         cut_node: bool,
     ) -> Option<i32> {
         let mut list = MoveList::new();
-        pos.candidate_noisy_moves(&mut list);
+        pos.candidate_noisy_moves(&mut list, false);
         list.truncate(MAX_MOVES); // the score buffer's width (`score_moves`)
         let key = pos.key();
         for m in list.iter() {
@@ -1573,7 +1573,15 @@ impl Worker {
             self.move_stack[ply] = m;
             self.ctx[ply] = self.piece_to(pos, m);
             stats::bump(Stat::ProbCutQs);
-            let mut s = -self.qsearch(&child, -pc_beta, -pc_beta + 1, ply + 1, 1, gives_check);
+            let mut s = -self.qsearch(
+                &child,
+                -pc_beta,
+                -pc_beta + 1,
+                ply + 1,
+                1,
+                gives_check,
+                gives_check,
+            );
             if s >= pc_beta {
                 stats::bump(Stat::ProbCutSearch);
                 s = -self.search(
@@ -1611,6 +1619,10 @@ impl Worker {
     }
 
     /// Quiescence: captures and promotions (all evasions in check).
+    /// `in_check`: search the evasions; `checked`: the side to move is in
+    /// check (also deep in quiescence, where a quiet check is not evaded),
+    /// as the candidate lists need to know.
+    #[allow(clippy::too_many_arguments)]
     fn qsearch(
         &mut self,
         pos: &Position,
@@ -1619,6 +1631,7 @@ impl Worker {
         ply: usize,
         qdepth: u32,
         in_check: bool,
+        checked: bool,
     ) -> i32 {
         self.pv_len[ply] = ply;
         self.tick();
@@ -1700,14 +1713,14 @@ impl Worker {
             // All moves: evasions, or quiet checks on the first ply. Out of
             // check, the moves left out below may be the only legal ones;
             // in check, none is left out (see after the loop).
-            pos.candidate_moves(&mut list);
+            pos.candidate_moves(&mut list, checked);
             list.truncate(MAX_MOVES); // the score buffer's width (`score_moves`)
             if list.is_empty() || (!in_check && !pos.has_legal_candidate(&list)) {
                 return Self::no_moves_score(pos, ply, in_check);
             }
         } else {
             // Captures and promotions only; no moves is not a mate here.
-            pos.candidate_noisy_moves(&mut list);
+            pos.candidate_noisy_moves(&mut list, checked);
             list.truncate(MAX_MOVES); // the score buffer's width (`score_moves`)
             if list.is_empty() {
                 return best;
@@ -1757,14 +1770,22 @@ impl Worker {
             // quiescence only a capture's check does: under rules where a
             // quiet evasion checks again (a unit reborn or reappearing under
             // Circe rules, a sentinel pawn) the chain would not end.
-            let gives_check =
-                may_check && (qdepth < QS_CHECK_PLIES || pos.is_capture(m)) && child.in_check();
+            let checks = may_check && child.in_check();
+            let gives_check = checks && (qdepth < QS_CHECK_PLIES || pos.is_capture(m));
             if !pos.candidate_legal(m, &child) {
                 continue;
             }
             self.move_stack[ply] = m;
             self.ctx[ply] = self.piece_to(pos, m);
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qdepth + 1, gives_check);
+            let score = -self.qsearch(
+                &child,
+                -beta,
+                -alpha,
+                ply + 1,
+                qdepth + 1,
+                gives_check,
+                checks,
+            );
             if self.stopped() {
                 return 0;
             }
