@@ -37,8 +37,9 @@ pub struct Capabilities {
     /// piece's (tested by `legal_after`) or leaves the line from the royal
     /// piece through its start square open to an enemy rider
     /// (`Variant::pin_lines`). Simple pieces only (no hopper or lame
-    /// attacker to open a line elsewhere), a plain board (a square is on
-    /// at most one line from another) and no conditions.
+    /// attacker to open a line elsewhere), a plain board, no conditions,
+    /// and no two riders whose steps are multiples of each other's (so a
+    /// square is on at most one line from another).
     pub lazy_pins: bool,
     /// Castling judged from the attack plan (leapers, riders and pawns
     /// only: moving the rook cannot open a hurdle line).

@@ -486,33 +486,43 @@ impl Variant {
             v.rules = RuleTables::new(&v)?;
         }
         if v.caps.lazy_pins {
-            v.pin_lines = [0, 1].map(|c| v.rider_lines(c));
+            match (v.rider_lines(0), v.rider_lines(1)) {
+                (Some(white), Some(black)) => v.pin_lines = [white, black],
+                // Two rider lines through one square (a bishop's and an
+                // alfilrider's): a move there may open either.
+                _ => v.caps.lazy_pins = false,
+            }
         }
         Ok(v)
     }
 
     /// The `pin_lines` table of one attacking colour: each rider ray
-    /// walked from each square to the edge (the first ray through a square
-    /// wins; on a plain board there is one).
-    fn rider_lines(&self, colour: usize) -> Vec<u8> {
+    /// walked from each square to the edge. `None` when two rays pass
+    /// through one square (riders whose steps are multiples of each
+    /// other's).
+    fn rider_lines(&self, colour: usize) -> Option<Vec<u8>> {
         let n = self.geometry.num_squares();
         let mut lines = vec![NO_RAY; n * n];
         for k in 0..n as u8 {
             for (i, r) in self.attack_rays[colour].iter().enumerate() {
-                if r.ride == 0 || i >= NO_RAY as usize {
+                if r.ride == 0 {
                     continue;
+                }
+                if i >= NO_RAY as usize {
+                    return None;
                 }
                 let mut s = self.steps.step(r.dir, k);
                 while s != NO_SQ && s != k {
                     let at = &mut lines[k as usize * n + s as usize];
-                    if *at == NO_RAY {
-                        *at = i as u8;
+                    if *at != NO_RAY {
+                        return None;
                     }
+                    *at = i as u8;
                     s = self.steps.step(r.dir, s);
                 }
             }
         }
-        lines
+        Some(lines)
     }
 
     /// Are the rules the same when the board is mirrored left to right

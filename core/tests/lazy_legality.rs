@@ -132,6 +132,19 @@ fn lazy_pins_are_the_legal_move_test() {
         assert!(v.caps.lazy_pins, "{}", v.name);
         n += check_variant(v, 12, &mut seed);
     }
+    // An alfilrider with the bishops: two rider lines through (2,2) from a
+    // royal square, so a move there may open either. No lazy pins there.
+    let multiples = "[multiples:chess]\npiece.a = betza:AA\n\
+                     start = rnbqkbar/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBAR w KQkq - 0 1\n\
+                     promotion = q r b a n\n";
+    let multiples = variant_file::load("multiples.ini", multiples, &|_| None)
+        .into_iter()
+        .next()
+        .expect("one section")
+        .result
+        .expect("the section loads");
+    assert!(multiples.caps.pin_legality && !multiples.caps.lazy_pins);
+    n += check_variant(multiples, 6, &mut seed);
     for fen in [
         // Pins on the rank and a diagonal; the rook on e1 checks.
         "4r2k/8/1b3q2/8/3PPP2/r2PKN1r/3N1B2/2b1r1n1 w - - 0 1",
