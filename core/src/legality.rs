@@ -18,7 +18,7 @@
 use crate::attacks::{attacked_by_complex, attacked_on, complex_ray_hits};
 use crate::geometry::{SquareSet, MAX_SQUARES, NO_SQ};
 use crate::moves::{Move, MoveFlag, MoveList};
-use crate::piece::{Family, Piece};
+use crate::piece::{Color, Family, Piece};
 use crate::position::Position;
 use crate::variant::{ComplexRay, NO_RAY};
 
@@ -100,14 +100,27 @@ impl Position {
     /// than the royal piece (not en passant) leave its royal piece attacked
     /// along the line from it through `m`'s start square? The first unit
     /// on that line (the moved one where it lands on it) decides.
+    #[inline]
     pub(crate) fn opens_line(&self, m: Move) -> bool {
+        self.line_opened(m, self.side)
+    }
+
+    /// Under `lazy_pins` (else false): does the move `m` (not the royal
+    /// piece's, castling or en passant) open the line from `king`'s royal
+    /// piece through `m`'s start square to a rider of the other colour? For
+    /// the mover's own royal piece, whether the move was pinned; for the
+    /// other's, whether it gives a discovered check.
+    pub fn line_opened(&self, m: Move, king: Color) -> bool {
         let v = self.v;
-        let ksq = self.royal[self.side.index()];
+        if !v.caps.lazy_pins {
+            return false;
+        }
+        let ksq = self.royal[king.index()];
         if ksq == NO_SQ {
             return false; // nothing to expose
         }
         let (from, to) = (m.from(), m.to());
-        let them = self.side.flip().index();
+        let them = king.flip().index();
         let n = v.geometry.num_squares();
         let i = v.pin_lines[them][ksq as usize * n + from as usize];
         if i == NO_RAY {

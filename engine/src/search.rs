@@ -1342,7 +1342,7 @@ impl Worker {
         let ordinary = mscore < (1 << 22);
         if ordinary && lmr_depth < CONT_PRUNE_LMR_DEPTH && !may_check {
             let (c1, c2) = self.cont_pair(n.ply, self.piece_to(pos, m));
-            if c1 < 0 && c2 < 0 {
+            if c1 < 0 && c2 < 0 && !self.eval.near_check(pos, m) {
                 return Prune::Skip;
             }
         }
