@@ -245,6 +245,9 @@ const TT_MOVE: i32 = 1 << 28;
 /// promotions and killers, those that probably do after the killers.
 const GOOD_CAPTURE: i32 = 1 << 24;
 const LOSING_CAPTURE: i32 = -(1 << 20);
+/// The score of a quiet move whose history is yet to be looked up: after
+/// the killers and the countermove, before every history score.
+const QUIET_PENDING: i32 = (1 << 22) - 2;
 
 /// What the steps of one `search` node share (its window is passed apart:
 /// alpha rises as moves are searched).
@@ -762,7 +765,9 @@ impl Worker {
             } else if !cm.is_none() && m.same_head(cm) {
                 (1 << 22) - 1
             } else {
-                self.history[self.hist_idx(pos, m)] + self.cont_score(ply, self.piece_to(pos, m))
+                // Its history is looked up once `pick` gets to the quiet
+                // moves: most nodes cut before.
+                QUIET_PENDING
             };
             self.scores[base + i] = 2 * s + see_pending as i32;
         }
@@ -778,8 +783,8 @@ impl Worker {
     fn pick(&mut self, pos: &Position, list: &mut MoveList, i: usize, ply: usize) -> (Move, i32) {
         let base = ply * MAX_MOVES;
         let n = list.len();
-        let scores = &mut self.scores[base..base + n];
         loop {
+            let scores = &mut self.scores[base..base + n];
             // The first best from `i` on, over a slice (no bound test a move).
             let mut best = i;
             let mut bs = i32::MIN;
@@ -797,10 +802,27 @@ impl Worker {
                 }
                 bs -= 1;
                 scores[best] = bs;
+            } else if bs == 2 * QUIET_PENDING {
+                self.score_quiets(pos, list, i, ply);
+                continue;
             }
             list.swap(i, best);
             scores.swap(i, best);
             return (list.get(i), bs >> 1);
+        }
+    }
+
+    /// The history scores of the quiet moves from `i` on, which
+    /// `score_moves` left at `QUIET_PENDING` (history, and continuation
+    /// history one and two plies back).
+    fn score_quiets(&mut self, pos: &Position, list: &MoveList, i: usize, ply: usize) {
+        let base = ply * MAX_MOVES;
+        for j in i..list.len() {
+            if self.scores[base + j] == 2 * QUIET_PENDING {
+                let m = list.get(j);
+                let h = self.history[self.hist_idx(pos, m)];
+                self.scores[base + j] = 2 * (h + self.cont_score(ply, self.piece_to(pos, m)));
+            }
         }
     }
 
