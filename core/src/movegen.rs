@@ -379,7 +379,10 @@ impl Position {
         self.gen_moves(list, noisy);
         let caps = &self.v.caps;
         let royal = self.royal[self.side.index()] != NO_SQ;
-        if caps.lazy_legality || (caps.lazy_pins && royal && !in_check) {
+        // `lazy_pins` is a refinement of `pin_legality` (a test that
+        // clears the latter gets the filtered lists).
+        let lazy_pins = caps.pin_legality && caps.lazy_pins;
+        if caps.lazy_legality || (lazy_pins && royal && !in_check) {
             return;
         }
         if caps.pin_legality && royal {

@@ -196,3 +196,24 @@ fn untested_moves_are_tested_when_tried_under_pin_legality() {
         legal.len()
     });
 }
+
+/// Lazy pins refine pin legality: a variant whose pin legality is cleared
+/// (as the perft suites do for the general path) gets filtered lists, not
+/// unfiltered ones that nothing tests.
+#[test]
+fn lazy_pins_need_pin_legality() {
+    let mut v = Variant::build(variant::chess_spec()).unwrap();
+    assert!(v.caps.lazy_pins);
+    v.caps.pin_legality = false;
+    let v = variant::leak(v);
+    // The rook on e2 is pinned by the rook on e8.
+    let pos = Position::from_fen(v, "4r1k1/8/8/8/8/8/4R3/4K3 w - - 0 1").unwrap();
+    let mut cand = MoveList::new();
+    pos.candidate_moves(&mut cand, false);
+    let mut legal = MoveList::new();
+    pos.legal_moves(&mut legal);
+    assert_eq!(
+        sorted(&pos, cand.iter().collect()),
+        sorted(&pos, legal.iter().collect())
+    );
+}
