@@ -154,7 +154,8 @@ pub struct Worker {
     evals: [i32; MAX_PLY + 4],
     /// Move-ordering scores, doubled: the low bit marks a capture worth
     /// more than 50 over its victim whose static exchange is still to be
-    /// judged, when `pick` first reaches it.
+    /// judged, when `pick` first reaches it; quiet moves wait at
+    /// `QUIET_PENDING` for their histories.
     scores: Vec<i32>,
     pub root_moves: Vec<RootMove>,
     pub root_depth: i32,
@@ -778,7 +779,9 @@ impl Worker {
     /// when it comes first: if it probably loses, it moves down among the
     /// losing captures (below the killers) and the pick starts again, so
     /// the order is the one the exchanges judged up front would give (but
-    /// that such a capture comes first among equal scores).
+    /// that such a capture comes first among equal scores). The first time
+    /// a quiet move would be taken, the quiet moves' histories are looked
+    /// up (`score_quiets`) and the pick starts again.
     #[inline]
     fn pick(&mut self, pos: &Position, list: &mut MoveList, i: usize, ply: usize) -> (Move, i32) {
         let base = ply * MAX_MOVES;
