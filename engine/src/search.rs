@@ -863,13 +863,6 @@ impl Worker {
         if av > vv + 50 && victim.is_piece() && m.flag() != MoveFlag::Passive && mscore != TT_MOVE {
             return mscore < 0;
         }
-        self.losing(pos, m)
-    }
-
-    /// Does the capture `m` probably lose material? Static exchange where
-    /// it sees every attacker; elsewhere also any defended victim.
-    #[inline]
-    fn losing(&self, pos: &Position, m: Move) -> bool {
         losing(&self.eval, pos, m)
     }
 
