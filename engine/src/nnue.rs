@@ -63,6 +63,60 @@ pub const HAND_UNIT: i32 = 1024;
 pub const FLAG_BUCKETS: u8 = 2;
 /// The most output buckets a file may have.
 pub const MAX_BUCKETS: u8 = 16;
+/// Header flag of a network with king buckets ([`KingBuckets`]): after
+/// the output buckets' bytes, their count and one bucket per square.
+pub const FLAG_KING_BUCKETS: u8 = 4;
+/// The most king buckets a file may have.
+pub const MAX_KING_BUCKETS: u8 = 16;
+
+/// King buckets: one set of feature weights per region of the board
+/// where a perspective's own royal piece stands (Stockfish's HalfKA does
+/// it per square), so that what a piece is worth can depend on where the
+/// king it attacks or shelters is. `table` gives each network square, as
+/// the perspective sees it (mirrored top to bottom for Black), its
+/// bucket; a perspective without a royal piece reads bucket 0. A king
+/// move across regions refreshes the accumulators.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KingBuckets {
+    pub count: u8,
+    /// Per relative network square (`rank * files + file`), its bucket;
+    /// empty for one bucket.
+    pub table: Vec<u8>,
+}
+
+impl KingBuckets {
+    /// One set of weights (every network before king buckets).
+    pub fn one() -> KingBuckets {
+        KingBuckets {
+            count: 1,
+            table: Vec::new(),
+        }
+    }
+
+    /// `regions` file regions (the files shared evenly, the wings as wide
+    /// as the centre or wider) times two rank regions (the own first
+    /// rank, the rest): 6 for `regions` 3. `None` for 0 regions or more
+    /// than the board's files.
+    pub fn by_region(files: u8, ranks: u8, regions: u8) -> Option<KingBuckets> {
+        if regions == 0 || regions > files || 2 * regions > MAX_KING_BUCKETS {
+            return None;
+        }
+        let (f, r) = (files as usize, regions as usize);
+        let table = (0..f * ranks as usize)
+            .map(|sq| {
+                let (file, rank) = (sq % f, sq / f);
+                // Regions of the files, the middle ones no wider than the
+                // outer ones: a..c, d..g, h..j on ten files.
+                let region = (file * r + r / 2) / f;
+                (region.min(r - 1) + r * (rank > 0) as usize) as u8
+            })
+            .collect();
+        Some(KingBuckets {
+            count: 2 * regions,
+            table,
+        })
+    }
+}
 
 /// Output buckets: one output layer per range of the number of units on
 /// the board (`(units - 1) / per`, the last bucket taking the rest), so
@@ -207,11 +261,21 @@ impl NetId {
     /// u32 hidden units, u8 files, ranks, kinds, flags, u64 piece hash,
     /// u16 name length and the name in UTF-8, then with more than one
     /// output bucket (flag [`FLAG_BUCKETS`]) their count and units per
-    /// bucket as two u8. `residual`: flag [`FLAG_RESIDUAL`].
-    pub fn header(&self, hidden: usize, residual: bool, buckets: Buckets) -> Vec<u8> {
+    /// bucket as two u8, then with more than one king bucket (flag
+    /// [`FLAG_KING_BUCKETS`]) their count as u8 and one u8 per square.
+    /// `residual`: flag [`FLAG_RESIDUAL`].
+    pub fn header(
+        &self,
+        hidden: usize,
+        residual: bool,
+        buckets: Buckets,
+        kings: &KingBuckets,
+    ) -> Vec<u8> {
         let bucketed = buckets.count > 1;
-        let flags =
-            if residual { FLAG_RESIDUAL } else { 0 } | if bucketed { FLAG_BUCKETS } else { 0 };
+        let kinged = kings.count > 1;
+        let flags = if residual { FLAG_RESIDUAL } else { 0 }
+            | if bucketed { FLAG_BUCKETS } else { 0 }
+            | if kinged { FLAG_KING_BUCKETS } else { 0 };
         let mut b = MAGIC.to_vec();
         b.extend_from_slice(&(hidden as u32).to_le_bytes());
         b.extend_from_slice(&[self.files, self.ranks, self.kinds, flags]);
@@ -220,6 +284,10 @@ impl NetId {
         b.extend_from_slice(self.variant.as_bytes());
         if bucketed {
             b.extend_from_slice(&[buckets.count, buckets.per]);
+        }
+        if kinged {
+            b.push(kings.count);
+            b.extend_from_slice(&kings.table);
         }
         b
     }
@@ -280,14 +348,18 @@ pub struct Network {
     /// What it was trained for (the chess network: `chess`, 8x8, its six
     /// roles in the order pawn, knight, bishop, rook, queen, king).
     pub id: NetId,
-    /// Kinds and squares of the inputs.
+    /// Kinds and squares of the inputs; inputs per king bucket.
     kinds: usize,
     squares: usize,
+    inputs: usize,
+    /// The feature weights' sets by the own king's square.
+    kings: KingBuckets,
     /// Per square, the square mirrored top to bottom (Black's view).
     mirror: Vec<u8>,
     /// Hidden units per perspective (the width of every row below).
     hidden: usize,
-    /// Feature weights, one row of `hidden` per input.
+    /// Feature weights, one row of `hidden` per input and king bucket
+    /// (bucket-major).
     ft_w: Vec<i16>,
     ft_b: Vec<i16>,
     /// Output layers, one per bucket.
@@ -346,8 +418,8 @@ impl Network {
             return Err(NetError::BadMagic);
         }
         let h = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
-        let (id, at, flags, buckets) = match &bytes[..8] {
-            b"FERSNN01" => (Self::chess_id(), 12, 0, Buckets::ONE),
+        let (id, at, flags, buckets, kings) = match &bytes[..8] {
+            b"FERSNN01" => (Self::chess_id(), 12, 0, Buckets::ONE, KingBuckets::one()),
             m if m == MAGIC => {
                 let mut r = Reader { bytes, at: 12 };
                 let dims = r.take(4)?.to_vec();
@@ -357,7 +429,7 @@ impl Network {
                     .map_err(|_| NetError::BadHeader("the variant name is not UTF-8".into()))?
                     .to_string();
                 let (files, ranks, kinds, flags) = (dims[0], dims[1], dims[2], dims[3]);
-                if flags & !(FLAG_RESIDUAL | FLAG_BUCKETS) != 0 {
+                if flags & !(FLAG_RESIDUAL | FLAG_BUCKETS | FLAG_KING_BUCKETS) != 0 {
                     return Err(NetError::BadHeader(format!("unknown flags {flags:#04x}")));
                 }
                 if !(1..=12).contains(&files) || !(1..=12).contains(&ranks) {
@@ -381,6 +453,19 @@ impl Network {
                 } else {
                     Buckets::ONE
                 };
+                let kings = if flags & FLAG_KING_BUCKETS != 0 {
+                    let count = r.take(1)?[0];
+                    let table = r.take(files as usize * ranks as usize)?.to_vec();
+                    if !(2..=MAX_KING_BUCKETS).contains(&count) || table.iter().any(|&b| b >= count)
+                    {
+                        return Err(NetError::BadHeader(format!(
+                            "{count} king buckets, squares' buckets {table:?}"
+                        )));
+                    }
+                    KingBuckets { count, table }
+                } else {
+                    KingBuckets::one()
+                };
                 let id = NetId {
                     variant: name,
                     files,
@@ -388,7 +473,7 @@ impl Network {
                     kinds,
                     pieces,
                 };
-                (id, r.at, flags, buckets)
+                (id, r.at, flags, buckets, kings)
             }
             _ => return Err(NetError::BadMagic),
         };
@@ -397,10 +482,11 @@ impl Network {
             return Err(NetError::WrongHidden(h));
         }
         let inputs = id.inputs();
+        let rows = inputs * kings.count as usize;
         let residual = flags & FLAG_RESIDUAL != 0;
         let nb = buckets.count as usize;
         let expected =
-            at + 2 * (inputs * hidden + hidden + nb * 2 * hidden) + 4 * nb + 4 * residual as usize;
+            at + 2 * (rows * hidden + hidden + nb * 2 * hidden) + 4 * nb + 4 * residual as usize;
         if bytes.len() != expected {
             return Err(NetError::WrongSize {
                 expected,
@@ -416,7 +502,7 @@ impl Network {
             at += 2 * n;
             v
         };
-        let ft_w = words(inputs * hidden);
+        let ft_w = words(rows * hidden);
         let ft_b = words(hidden);
         let out_w = words(nb * 2 * hidden);
         let word = |at: usize| {
@@ -428,6 +514,8 @@ impl Network {
             buckets,
             kinds: id.kinds as usize,
             squares: id.squares(),
+            inputs,
+            kings,
             mirror: mirror_table(&id),
             id,
             hidden,
@@ -450,9 +538,12 @@ impl Network {
     /// Writes the network in the general format (the inverse of
     /// [`Network::parse`] for `FERSNN02`).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = self
-            .id
-            .header(self.hidden, self.residual.is_some(), self.buckets);
+        let mut b = self.id.header(
+            self.hidden,
+            self.residual.is_some(),
+            self.buckets,
+            &self.kings,
+        );
         for x in self.ft_w.iter().chain(&self.ft_b).chain(&self.out_w) {
             b.extend_from_slice(&x.to_le_bytes());
         }
@@ -496,6 +587,8 @@ impl Network {
         Network {
             kinds,
             squares,
+            inputs: id.inputs(),
+            kings: KingBuckets::one(),
             mirror: mirror_table(&id),
             id,
             hidden,
@@ -544,6 +637,11 @@ impl Network {
                 self.id, to.kinds
             )));
         }
+        if self.kings.count > 1 {
+            return Err(NetError::Transfer(
+                "a network with king buckets does not transfer".into(),
+            ));
+        }
         let s = self.squares;
         let h = self.hidden;
         let mut ft_w = Vec::with_capacity(to.inputs() * h);
@@ -564,6 +662,8 @@ impl Network {
         Ok(Network {
             kinds: from.len(),
             squares: to.squares(),
+            inputs: to.inputs(),
+            kings: KingBuckets::one(),
             mirror: mirror_table(&to),
             id: to,
             hidden: h,
@@ -628,6 +728,10 @@ impl Network {
     pub fn buckets(&self) -> Buckets {
         self.buckets
     }
+    /// The king buckets (one for a network without them).
+    pub fn king_buckets(&self) -> &KingBuckets {
+        &self.kings
+    }
     /// Hidden units per perspective.
     pub fn hidden(&self) -> usize {
         self.hidden
@@ -686,9 +790,10 @@ impl Network {
     }
 
     /// Input index of `piece` (`colour << 7 | kind`) on network square
-    /// `sq` from perspective `view` (0 White, 1 Black).
+    /// `sq` from perspective `view` (0 White, 1 Black), within the rows of
+    /// the perspective's king bucket (`offs`, see [`Network::king_rows`]).
     #[inline]
-    fn feature(&self, view: usize, piece: u8, sq: usize) -> usize {
+    fn feature(&self, view: usize, piece: u8, sq: usize, offs: [usize; 2]) -> usize {
         let colour = (piece >> 7) as usize;
         let kind = (piece & 0x7f) as usize;
         let rel = if view == 0 {
@@ -696,14 +801,36 @@ impl Network {
         } else {
             self.mirror[sq] as usize
         };
-        (((colour != view) as usize) * self.kinds + kind) * self.squares + rel
+        offs[view] + (((colour != view) as usize) * self.kinds + kind) * self.squares + rel
+    }
+
+    /// Per perspective, the first input of its king bucket's rows: the
+    /// bucket of the square its own royal piece stands on (`king`, network
+    /// squares; bucket 0 without one) times the inputs of a bucket.
+    #[inline(always)]
+    fn king_rows(&self, king: [Option<usize>; 2]) -> [usize; 2] {
+        if self.kings.count == 1 {
+            return [0, 0];
+        }
+        let mut offs = [0; 2];
+        for (view, k) in king.into_iter().enumerate() {
+            if let Some(sq) = k {
+                let rel = if view == 0 {
+                    sq
+                } else {
+                    self.mirror[sq] as usize
+                };
+                offs[view] = self.kings.table[rel] as usize * self.inputs;
+            }
+        }
+        offs
     }
 
     /// Adds `piece` on `sq` to both halves of `acc` (`2 hidden` sums).
     #[inline(always)]
-    fn add(&self, acc: &mut [i16], piece: u8, sq: usize) {
+    fn add(&self, acc: &mut [i16], piece: u8, sq: usize, offs: [usize; 2]) {
         for (view, a) in acc.chunks_exact_mut(self.hidden).enumerate() {
-            let row = self.feature_row(self.feature(view, piece, sq));
+            let row = self.feature_row(self.feature(view, piece, sq, offs));
             for (x, w) in a.iter_mut().zip(row) {
                 *x = x.wrapping_add(*w);
             }
@@ -711,9 +838,9 @@ impl Network {
     }
 
     #[inline(always)]
-    fn sub(&self, acc: &mut [i16], piece: u8, sq: usize) {
+    fn sub(&self, acc: &mut [i16], piece: u8, sq: usize, offs: [usize; 2]) {
         for (view, a) in acc.chunks_exact_mut(self.hidden).enumerate() {
-            let row = self.feature_row(self.feature(view, piece, sq));
+            let row = self.feature_row(self.feature(view, piece, sq, offs));
             for (x, w) in a.iter_mut().zip(row) {
                 *x = x.wrapping_sub(*w);
             }
@@ -721,13 +848,13 @@ impl Network {
     }
 
     #[inline(always)]
-    fn refresh(&self, acc: &mut [i16], board: &[u8]) {
+    fn refresh(&self, acc: &mut [i16], board: &[u8], offs: [usize; 2]) {
         for a in acc.chunks_exact_mut(self.hidden) {
             a.copy_from_slice(&self.ft_b);
         }
         for (sq, &p) in board.iter().enumerate() {
             if p != EMPTY {
-                self.add(acc, p, sq);
+                self.add(acc, p, sq, offs);
             }
         }
     }
@@ -833,6 +960,16 @@ impl NnueMap {
         net + hand * self.net.residual.unwrap_or(0) / HAND_UNIT
     }
 
+    /// The king-bucket rows of `pos` (see [`Network::king_rows`]).
+    #[inline(always)]
+    fn king_rows(&self, pos: &Position) -> [usize; 2] {
+        if self.net.kings.count == 1 {
+            return [0, 0];
+        }
+        let king = |c: Color| pos.royal_square(c).map(|s| self.sq[s as usize] as usize);
+        self.net.king_rows([king(Color::White), king(Color::Black)])
+    }
+
     fn board(&self, pos: &Position) -> [u8; MAX_SQUARES] {
         let mut b = [EMPTY; MAX_SQUARES];
         for c in [Color::White, Color::Black] {
@@ -856,7 +993,7 @@ pub fn units(pos: &Position) -> usize {
 pub fn evaluate(pos: &Position, map: &NnueMap) -> i32 {
     let net = &*map.net;
     let mut acc = vec![0; 2 * net.hidden];
-    net.refresh(&mut acc, &map.board(pos)[..map.squares]);
+    net.refresh(&mut acc, &map.board(pos)[..map.squares], map.king_rows(pos));
     net.output::<false>(&acc, pos.side_to_move(), net.bucket(pos))
 }
 
@@ -865,6 +1002,8 @@ pub fn evaluate(pos: &Position, map: &NnueMap) -> i32 {
 #[derive(Clone)]
 struct Slot {
     board: [u8; MAX_SQUARES],
+    /// The king-bucket rows it was computed with.
+    offs: [usize; 2],
     valid: bool,
 }
 
@@ -1013,6 +1152,7 @@ impl NnueStack {
     pub fn new(plies: usize) -> NnueStack {
         let slot = Slot {
             board: [EMPTY; MAX_SQUARES],
+            offs: [0; 2],
             valid: false,
         };
         NnueStack {
@@ -1079,8 +1219,10 @@ impl NnueStack {
         let n = map.squares;
         let ply = ply.min(self.slots.len() - 1);
         let board = map.board(pos);
+        let offs = map.king_rows(pos);
+        // A king that changed buckets changes every input: no update then.
         let diff = |s: &Slot| {
-            if s.valid {
+            if s.valid && s.offs == offs {
                 changed_squares(&s.board, &board, n)
             } else {
                 usize::MAX
@@ -1095,7 +1237,7 @@ impl NnueStack {
         let width = 2 * net.hidden;
         let at = ply * width;
         if here.min(parent) > MAX_DIFF {
-            net.refresh(&mut self.acc[at..at + width], &board[..n]);
+            net.refresh(&mut self.acc[at..at + width], &board[..n], offs);
         } else {
             if parent < here {
                 let (lo, hi) = self.acc.split_at_mut(at);
@@ -1116,10 +1258,10 @@ impl NnueStack {
                     let (old, new) = (snapshot[sq], board[sq]);
                     if old != new {
                         if old != EMPTY {
-                            net.sub(acc, old, sq);
+                            net.sub(acc, old, sq, offs);
                         }
                         if new != EMPTY {
-                            net.add(acc, new, sq);
+                            net.add(acc, new, sq, offs);
                         }
                     }
                 }
@@ -1128,6 +1270,7 @@ impl NnueStack {
         }
         let slot = &mut self.slots[ply];
         slot.board = board;
+        slot.offs = offs;
         slot.valid = true;
         net.output::<AVX2>(
             &self.acc[at..at + width],
@@ -1609,7 +1752,7 @@ mod tests {
     fn damaged_headers_are_errors_not_panics() {
         let bytes = material_net(capablanca(), &[1, 3, 3, 5, 9, 0, 7, 8]).to_bytes();
         let header = NetId::of(capablanca())
-            .header(HIDDEN, false, Buckets::ONE)
+            .header(HIDDEN, false, Buckets::ONE, &KingBuckets::one())
             .len();
         for len in 0..header + 8 {
             assert!(Network::parse(&bytes[..len]).is_err(), "{len} bytes");
@@ -1649,6 +1792,92 @@ mod tests {
             }
             assert!(checked > 600, "{}: only {checked} positions", v.name);
         }
+    }
+
+    /// King buckets: the regions' table; a bucketed network written and
+    /// read back; each perspective reads its own king's bucket (the same
+    /// position scores otherwise than under bucket 0's weights alone); the
+    /// per-ply accumulators, refreshed when a king changes buckets, give
+    /// exactly the evaluation from scratch along random games, endgames
+    /// with kings walking across the regions included; a damaged table is
+    /// refused.
+    #[test]
+    fn king_buckets_pick_weights_by_the_own_king_and_update_exactly() {
+        let ten = KingBuckets::by_region(10, 8, 3).expect("3 regions of 10 files");
+        assert_eq!(ten.count, 6);
+        assert_eq!(&ten.table[..10], &[0, 0, 0, 1, 1, 1, 1, 2, 2, 2]);
+        assert_eq!(&ten.table[70..], &[3, 3, 3, 4, 4, 4, 4, 5, 5, 5]);
+        let eight = KingBuckets::by_region(8, 8, 3).expect("3 regions of 8 files");
+        assert_eq!(&eight.table[..8], &[0, 0, 0, 1, 1, 2, 2, 2]);
+        assert!(KingBuckets::by_region(8, 8, 9).is_none());
+        assert!(KingBuckets::by_region(8, 8, 0).is_none());
+
+        let v = capablanca();
+        let plain = random_net(v, 7, HIDDEN);
+        // Each bucket's rows: the plain network's, each weight moved by
+        // up to 20 (a hash of the bucket and the weight's place); bucket
+        // 0's as the plain network's.
+        let mut net = plain.clone();
+        net.kings = ten.clone();
+        net.ft_w = (0..ten.count as usize)
+            .flat_map(|b| {
+                plain.ft_w.iter().enumerate().map(move |(i, &w)| {
+                    let x = (i as u64 ^ (b as u64) << 40).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                    if b == 0 {
+                        w
+                    } else {
+                        w + ((x >> 59) as i16) - 16
+                    }
+                })
+            })
+            .collect();
+        let net = Network::parse(&net.to_bytes()).expect("reads back");
+        assert_eq!(net.king_buckets(), &ten);
+        let map = NnueMap::with_network(v, Arc::new(net.clone())).expect("fits");
+        // Bucket 0's weights alone, for comparison.
+        let mut first = net.clone();
+        first.kings = KingBuckets::one();
+        first.ft_w.truncate(first.inputs * first.hidden);
+        let first = NnueMap::with_network(v, Arc::new(first)).expect("fits");
+        let mut differs = 0;
+        for fen in [
+            "rnabqkbcnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNABQKBCNR b KQkq - 0 1",
+            "k9/10/10/10/10/10/4P5/9K w - - 0 1",
+            "4k5/10/10/10/10/10/4P5/K9 b - - 0 1",
+        ] {
+            let pos = Position::from_fen(v, fen).expect("FEN");
+            if evaluate(&pos, &map) != evaluate(&pos, &first) {
+                differs += 1;
+            }
+        }
+        assert_eq!(differs, 3, "the kings' buckets change the evaluation");
+
+        let mut stack = NnueStack::new(16);
+        let mut rng = 0x5DEE_CE66_D1CE_4E5Bu64;
+        let mut checked = 0;
+        for fen in [
+            v.start_fen.as_str(),
+            "4k5/10/10/3c6/10/10/4P5/4K5 w - - 0 1",
+            "k9/p9/10/10/10/10/9P/9K b - - 0 1",
+        ] {
+            for _game in 0..10 {
+                let pos = Position::from_fen(v, fen).expect("FEN");
+                checked += check_incremental(&mut stack, &map, pos, &mut rng, 100);
+            }
+        }
+        assert!(checked > 900, "only {checked} positions");
+
+        let mut bytes = net.to_bytes();
+        let table_at = bytes.len() - 2 * (net.ft_w.len() + 256 + 512) - 4 - 80;
+        bytes[table_at] = 6;
+        assert!(matches!(
+            Network::parse(&bytes),
+            Err(NetError::BadHeader(_))
+        ));
+        // A network with king buckets does not transfer.
+        assert!(net
+            .transfer(NetId::of(v), &vec![vec![0]; 8], &[0; 80])
+            .is_err());
     }
 
     /// Widths the engine does not read are refused with the reason: none,

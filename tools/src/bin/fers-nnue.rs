@@ -9,7 +9,7 @@
 //! - `fers-nnue OUT.nnue DATA... [-variant V] [-variantfile F] [-lambda L]
 //!   [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S]
 //!   [-factor on|off] [-holdout FILE] [-residual on|off] [-init NET]
-//!   [-buckets N]`:
+//!   [-buckets N] [-kings R]`:
 //!   training and quantisation (`-factor`: the piece factoriser of `Layout`, on by
 //!   default; `-holdout`: the held-out positions from FILE instead of the
 //!   data; `-residual`: a network added to the weighted hand-written
@@ -17,7 +17,12 @@
 //!   e.g. a related game's made by `-transfer`, rather than at random;
 //!   `-buckets N`: N output layers, picked by the number of units on the
 //!   board, which the start position's units share evenly (1 by default;
-//!   `-init` from a network of one layer starts every bucket with it));
+//!   `-init` from a network of one layer starts every bucket with it);
+//!   `-kings R`: king buckets, one set of feature weights per region of
+//!   the own king's square (R file regions times the first rank or not,
+//!   `KingBuckets::by_region`; 1 by default, none), with the factoriser a
+//!   row shared by the buckets for each input, and `-init` from a
+//!   network without them starting every bucket with its rows);
 //! - `fers-nnue -label IN OUT NET [-variant V] [-variantfile F]`: the
 //!   positions of IN scored by network NET (`FEN;cp` lines): a slow,
 //!   strong network (a residual one) labels data for a fast one;
@@ -73,7 +78,8 @@ use fers_core::variant::Variant;
 use fers_core::{Color, Position};
 use fers_engine::evaluate::{evaluate, evaluate_network, EvalTables};
 use fers_engine::nnue::{
-    self, Buckets, NetId, Network, NnueMap, HAND_UNIT, HIDDEN, HIDDEN_STEP, MAX_BUCKETS, MAX_HIDDEN,
+    self, Buckets, KingBuckets, NetId, Network, NnueMap, HAND_UNIT, HIDDEN, HIDDEN_STEP,
+    MAX_BUCKETS, MAX_HIDDEN,
 };
 use fers_tools::match_cli::resolve_variant;
 use fers_tools::nnue_data::{self, DataGen};
@@ -101,13 +107,16 @@ struct Sample {
 /// that is not one. `mirror` swaps the files (a and h in chess: the same
 /// evaluation when nobody may castle). `lambda` weighs the result. With
 /// `hand`, the sample carries the hand-written evaluation of the position
-/// (residual training).
+/// (residual training). With more than one king bucket, each
+/// perspective's features are those of its own king's bucket (`kings`, as
+/// `fers_engine::nnue::KingBuckets` reads them).
 fn parse(
     v: &'static Variant,
     line: &str,
     mirror: bool,
     lambda: f32,
     hand: Option<&EvalTables>,
+    kings: &KingBuckets,
 ) -> Option<Sample> {
     let mut parts = line.split(';');
     let fen = parts.next()?;
@@ -122,6 +131,21 @@ fn parse(
     let squares = files * ranks;
     let kinds = v.pieces.len();
     let white = pos.side_to_move() == Color::White;
+    let inputs = 2 * kinds * squares;
+    // Per perspective (White, Black), the first input of its king's bucket.
+    let king_rows = [Color::White, Color::Black].map(|c| {
+        let Some(k) = pos.royal_square(c).filter(|_| kings.count > 1) else {
+            return 0;
+        };
+        let (file, rank) = (g.file_of(k) as usize, g.rank_of(k) as usize);
+        let file = if mirror { files - 1 - file } else { file };
+        let rank = if c == Color::White {
+            rank
+        } else {
+            ranks - 1 - rank
+        };
+        kings.table[rank * files + file] as usize * inputs
+    });
     let mut own_side = Vec::new();
     let mut other_side = Vec::new();
     // In the FEN's order (rank by rank from the top, file by file), as the
@@ -147,7 +171,8 @@ fn parse(
                 } else {
                     (ranks - 1 - rank) * files + file
                 };
-                feats.push(((other as usize * kinds + kind) * squares + rel) as u16);
+                let rows = king_rows[!view_white as usize];
+                feats.push((rows + (other as usize * kinds + kind) * squares + rel) as u16);
             }
         }
     }
@@ -181,13 +206,20 @@ fn sigmoid(x: f32) -> f32 {
 /// learn only where it stands better or worse (Stockfish's trainers do the
 /// same). The file and the engine never see these rows. A residual
 /// network has one more parameter after the output bias: the weight of the
-/// hand-written evaluation its output is added to.
+/// hand-written evaluation its output is added to. With king buckets and
+/// the factoriser, each input of a bucket also has a virtual row shared
+/// by every bucket: what a piece on a square is worth wherever the king
+/// stands is learnt from all positions, the buckets learn the difference.
 struct Layout {
+    /// Real inputs: those of a bucket times the king buckets.
     inputs: usize,
+    /// Inputs of one king bucket.
+    base: usize,
     h: usize,
     /// Squares per (relative colour, kind) block of inputs.
     squares: usize,
-    /// Virtual rows: `inputs / squares` with the factoriser, else 0.
+    /// Virtual rows: with the factoriser, `base / squares`, and `base`
+    /// more with king buckets; else 0.
     virt: usize,
     residual: bool,
     /// Output layers by the number of units on the board (a sample's
@@ -205,9 +237,19 @@ impl Layout {
     fn out_w_of(&self, bucket: usize, view: usize) -> usize {
         self.out_w() + (2 * bucket + view) * self.h
     }
-    /// The virtual row of real feature `f`, if the factoriser is on.
-    fn virtual_of(&self, f: usize) -> Option<usize> {
-        (self.virt > 0).then(|| self.inputs + f / self.squares)
+    /// Whether there is more than one king bucket.
+    fn kinged(&self) -> bool {
+        self.inputs > self.base
+    }
+    /// The virtual rows of real feature `f`, if the factoriser is on: the
+    /// piece's (relative colour, kind) row, and with king buckets the
+    /// input's row shared by the buckets.
+    fn virtual_of(&self, f: usize) -> impl Iterator<Item = usize> {
+        let on = self.virt > 0;
+        let shared = (on && self.kinged()).then(|| self.inputs + f % self.base);
+        let extra = if self.kinged() { self.base } else { 0 };
+        let piece = on.then(|| self.inputs + extra + (f % self.base) / self.squares);
+        piece.into_iter().chain(shared)
     }
     fn ft_b(&self) -> usize {
         (self.inputs + self.virt) * self.h
@@ -760,7 +802,8 @@ fn main() -> ExitCode {
 
 const USAGE: &str = "usage: fers-nnue OUT.nnue DATA... [-variant V] [-variantfile F] \
      [-lambda L] [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S] \
-     [-factor on|off] [-holdout FILE] [-residual on|off] [-init NET] [-buckets N]\n\
+     [-factor on|off] [-holdout FILE] [-residual on|off] [-init NET] [-buckets N] \
+     [-kings R]\n\
      \x20      fers-nnue -selfplay OUT [-variant V] [-variantfile F] [-games N] [-nodes K] ...\n\
      \x20      fers-nnue -label IN OUT NET [-variant V] [-variantfile F]\n\
      \x20      fers-nnue -transfer IN OUT -variant V [-variantfile F] [-from W] [-as x=y,...]\n\
@@ -785,6 +828,9 @@ struct TrainOptions<'a> {
     init: Option<&'a str>,
     /// Output buckets (`-buckets N`, 1 by default).
     buckets: u8,
+    /// File regions of the king buckets (`-kings R`: `2 R` buckets; 1, by
+    /// default, for none).
+    kings: u8,
 }
 
 impl<'a> TrainOptions<'a> {
@@ -804,6 +850,7 @@ impl<'a> TrainOptions<'a> {
             residual: false,
             init: None,
             buckets: 1,
+            kings: 1,
         };
         for (a, v) in flags {
             let ok = match a.as_str() {
@@ -818,6 +865,12 @@ impl<'a> TrainOptions<'a> {
                     .ok()
                     .filter(|x: &u8| (1..=MAX_BUCKETS).contains(x))
                     .map(|x| o.buckets = x)
+                    .is_some(),
+                "-kings" => v
+                    .parse()
+                    .ok()
+                    .filter(|x: &u8| (1..=nnue::MAX_KING_BUCKETS / 2).contains(x))
+                    .map(|x| o.kings = x)
                     .is_some(),
                 "-factor" => on_off(v).map(|x| o.factor = x).is_some(),
                 "-residual" => on_off(v).map(|x| o.residual = x).is_some(),
@@ -865,12 +918,26 @@ fn train(args: &[String]) -> Result<(), String> {
     let out_path = files.remove(0);
     let tables = EvalTables::classical(variant);
     let hand = o.residual.then_some(&*tables);
-    let (data, given) = read_training_data(variant, &files, o.holdout, o.lambda, hand)?;
+    let g = &variant.geometry;
+    let kings = if o.kings > 1 {
+        KingBuckets::by_region(g.files, g.ranks, o.kings)
+            .ok_or_else(|| format!("-kings {}: more regions than files", o.kings))?
+    } else {
+        KingBuckets::one()
+    };
+    let base = NetId::of(variant).inputs();
+    if base * kings.count as usize > u16::MAX as usize {
+        return Err(format!(
+            "{} inputs in each of {} king buckets: too many for the trainer",
+            base, kings.count
+        ));
+    }
+    let (data, given) = read_training_data(variant, &files, o.holdout, o.lambda, hand, &kings)?;
     // The embedded format for built-in chess (unless residual, which
     // needs the general format's flags); the general format with its
     // header for every other variant.
     let chess = std::ptr::eq(variant, fers_core::variant::chess());
-    let id = if chess && !o.residual && o.buckets == 1 {
+    let id = if chess && !o.residual && o.buckets == 1 && kings.count == 1 {
         None
     } else {
         Some(NetId::of(variant))
@@ -883,13 +950,20 @@ fn train(args: &[String]) -> Result<(), String> {
         valid.len(),
         o.hidden
     );
-    let squares = variant.geometry.files as usize * variant.geometry.ranks as usize;
-    let inputs = NetId::of(variant).inputs();
+    let squares = g.files as usize * g.ranks as usize;
+    let inputs = base * kings.count as usize;
     let l = Layout {
         inputs,
+        base,
         h: o.hidden,
         squares,
-        virt: if o.factor { inputs / squares } else { 0 },
+        virt: if !o.factor {
+            0
+        } else if kings.count > 1 {
+            base + base / squares
+        } else {
+            base / squares
+        },
         residual: o.residual,
         buckets: start_buckets(variant, o.buckets),
     };
@@ -901,7 +975,7 @@ fn train(args: &[String]) -> Result<(), String> {
         eprintln!("starting from {path}");
     }
     fit(&l, &mut p, &train, &valid, &o, &mut rng, |p| {
-        write_net(&out_path, id.as_ref(), &l, p)
+        write_net(&out_path, id.as_ref(), &l, &kings, p)
             .map_err(|e| format!("cannot write {out_path}: {e}"))
     })
 }
@@ -923,11 +997,12 @@ fn read_training_data(
     holdout: Option<&str>,
     lambda: f32,
     hand: Option<&EvalTables>,
+    kings: &KingBuckets,
 ) -> Result<(Vec<(Sample, Option<Sample>)>, Option<Vec<Sample>>), String> {
     let mirrors = variant.file_mirror_symmetric();
     let mut data = Vec::new();
     for f in files {
-        let d = read_positions(variant, f, mirrors, lambda, hand)?;
+        let d = read_positions(variant, f, mirrors, lambda, hand, kings)?;
         eprintln!("{f}: {} positions", d.len());
         data.extend(d);
     }
@@ -937,7 +1012,7 @@ fn read_training_data(
     let given = match holdout {
         None => None,
         Some(f) => {
-            let d = read_positions(variant, f, false, lambda, hand)?;
+            let d = read_positions(variant, f, false, lambda, hand, kings)?;
             if d.is_empty() {
                 return Err(format!(
                     "no positions of {} in the held-out file",
@@ -1088,15 +1163,17 @@ fn read_positions(
     mirrors: bool,
     lambda: f32,
     hand: Option<&EvalTables>,
+    kings: &KingBuckets,
 ) -> Result<Vec<(Sample, Option<Sample>)>, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let mut data = Vec::new();
     for line in BufReader::new(file).lines().map_while(Result::ok) {
-        if let Some(s) = parse(variant, &line, false, lambda, hand) {
+        if let Some(s) = parse(variant, &line, false, lambda, hand, kings) {
             // Without castling rights, the mirror image is a free sample.
             // (The same position, so the same hand-written score.)
             let mirror = if mirrors && line.split_whitespace().nth(2) == Some("-") {
-                parse(variant, &line, true, lambda, None).map(|m| Sample { base: s.base, ..m })
+                parse(variant, &line, true, lambda, None, kings)
+                    .map(|m| Sample { base: s.base, ..m })
             } else {
                 None
             };
@@ -1187,9 +1264,18 @@ fn init_from(path: &str, variant: &Variant, l: &Layout, p: &mut [f32]) -> Result
             if l.residual { "on" } else { "off" }
         ));
     }
+    // A network without king buckets starts every bucket with its rows.
+    let theirs = net.king_buckets().count as usize;
+    if theirs > 1 && theirs * l.base != l.inputs {
+        return Err(format!(
+            "its {theirs} king buckets are not the training's {}",
+            l.inputs / l.base
+        ));
+    }
     let h = l.h;
     for f in 0..l.inputs {
-        for (x, &w) in p[f * h..f * h + h].iter_mut().zip(net.feature_row(f)) {
+        let row = if theirs > 1 { f } else { f % l.base };
+        for (x, &w) in p[f * h..f * h + h].iter_mut().zip(net.feature_row(row)) {
             *x = w as f32 / QA;
         }
     }
@@ -1225,11 +1311,17 @@ fn init_from(path: &str, variant: &Variant, l: &Layout, p: &mut [f32]) -> Result
 /// format): `FERSNN01` for chess (`id` None), else `FERSNN02` with `id`'s
 /// header (flagged residual, with the hand-written evaluation's weight
 /// after the output bias, for a residual network).
-fn write_net(path: &str, id: Option<&NetId>, l: &Layout, p: &[f32]) -> std::io::Result<()> {
+fn write_net(
+    path: &str,
+    id: Option<&NetId>,
+    l: &Layout,
+    kings: &KingBuckets,
+    p: &[f32],
+) -> std::io::Result<()> {
     let q = |x: f32, s: f32| (x * s).round().clamp(-32767.0, 32767.0) as i16;
     let mut bytes = Vec::with_capacity(2 * l.len() + 64);
     match id {
-        Some(id) => bytes.extend_from_slice(&id.header(l.h, l.residual, l.buckets)),
+        Some(id) => bytes.extend_from_slice(&id.header(l.h, l.residual, l.buckets, kings)),
         None => {
             bytes.extend_from_slice(b"FERSNN01");
             bytes.extend_from_slice(&(l.h as u32).to_le_bytes());
@@ -1238,9 +1330,8 @@ fn write_net(path: &str, id: Option<&NetId>, l: &Layout, p: &[f32]) -> std::io::
     // Each real row with its virtual row folded in (see `Layout`), kept
     // within the clip the accumulators are sized for.
     for f in 0..l.inputs {
-        let v = l.virtual_of(f);
         for j in 0..l.h {
-            let w = p[f * l.h + j] + v.map_or(0.0, |v| p[v * l.h + j]);
+            let w = p[f * l.h + j] + l.virtual_of(f).map(|v| p[v * l.h + j]).sum::<f32>();
             bytes.extend_from_slice(&q(w.clamp(-CLIP, CLIP), QA).to_le_bytes());
         }
     }
@@ -1277,6 +1368,7 @@ mod tests {
         let inputs = NetId::of(v).inputs();
         let layout = Layout {
             inputs,
+            base: inputs,
             h: HIDDEN,
             squares: 80,
             virt: if factor { inputs / 80 } else { 0 },
@@ -1361,7 +1453,7 @@ mod tests {
         }
         let path = std::env::temp_dir().join(format!("fers-factor-{}.nnue", std::process::id()));
         let path = path.display().to_string();
-        write_net(&path, Some(&NetId::of(v)), &l, &p).expect("written");
+        write_net(&path, Some(&NetId::of(v)), &l, &KingBuckets::one(), &p).expect("written");
         let net = Arc::new(Network::load(&path).expect("reads back"));
         let _ = std::fs::remove_file(&path);
         let map = NnueMap::with_network(v, net).expect("fits");
@@ -1376,7 +1468,15 @@ mod tests {
             "r1a1qkb1nr/ppbppppppp/n1p3c3/10/6N3/10/PPPPPPPPPP/RNABQKB1CR b KQkq - 4 5",
             "4k5/10/10/10/10/10/4P5/2C1K3A1 w - - 0 1",
         ] {
-            let s = parse(v, &format!("{fen};0"), false, 0.0, None).expect("parses");
+            let s = parse(
+                v,
+                &format!("{fen};0"),
+                false,
+                0.0,
+                None,
+                &KingBuckets::one(),
+            )
+            .expect("parses");
             let float = forward(&l, &p, &s, &mut acc) * SCALE;
             let pos = Position::from_fen(v, fen).expect("FEN");
             let int = fers_engine::nnue::evaluate(&pos, &map) as f32;
@@ -1394,6 +1494,126 @@ mod tests {
         assert!(differs >= 3, "the virtual rows change the evaluation");
     }
 
+    /// `fen` with its files swapped (a and j on ten files): the position
+    /// `parse` reads with `mirror`.
+    fn files_swapped(fen: &str) -> String {
+        let (board, rest) = fen.split_once(' ').expect("a FEN");
+        let ranks: Vec<String> = board
+            .split('/')
+            .map(|rank| {
+                // Each cell a character, '.' for an empty square, reversed.
+                let mut cells = String::new();
+                let mut run = String::new();
+                for c in rank.chars() {
+                    if c.is_ascii_digit() {
+                        run.push(c);
+                        continue;
+                    }
+                    cells += &".".repeat(run.parse().unwrap_or(0));
+                    run.clear();
+                    cells.push(c);
+                }
+                cells += &".".repeat(run.parse().unwrap_or(0));
+                let mut out = String::new();
+                let mut empty = 0;
+                for c in cells.chars().rev() {
+                    if c == '.' {
+                        empty += 1;
+                        continue;
+                    }
+                    if empty > 0 {
+                        out += &empty.to_string();
+                        empty = 0;
+                    }
+                    out.push(c);
+                }
+                if empty > 0 {
+                    out += &empty.to_string();
+                }
+                out
+            })
+            .collect();
+        format!("{} {rest}", ranks.join("/"))
+    }
+
+    /// King buckets (`-kings 3`: six buckets of Capablanca's own king's
+    /// region and rank): the file written holds each bucket's rows with the
+    /// shared and the piece rows folded in, and the engine's evaluation of
+    /// it equals the trainer's float model, on positions with the kings in
+    /// several buckets, mirrored files included; a network without king
+    /// buckets started as one (`-init`) scores exactly as before.
+    #[test]
+    fn king_buckets_are_written_as_trained_and_started_from_a_plain_network() {
+        let (v, one) = capablanca_layout(true, false);
+        let kings = KingBuckets::by_region(10, 8, 3).expect("regions");
+        let l = Layout {
+            inputs: one.base * 6,
+            virt: one.base + one.base / 80,
+            ..one
+        };
+        assert!(l.kinged());
+        let (mut p, mut rng) = random_parameters(&l, 5, 0.03);
+        for w in &mut p[l.out_w()..l.out_b()] {
+            *w = rng.gen_range(-0.2..0.2);
+        }
+        let dir = std::env::temp_dir();
+        let path = |tag: &str| {
+            dir.join(format!("fers-kings-{tag}-{}.nnue", std::process::id()))
+                .display()
+                .to_string()
+        };
+        let (kinged, plain, started) = (path("k"), path("p"), path("s"));
+        write_net(&kinged, Some(&NetId::of(v)), &l, &kings, &p).expect("written");
+        let net = Network::load(&kinged).expect("reads back");
+        assert_eq!(net.king_buckets(), &kings);
+        let map = NnueMap::with_network(v, Arc::new(net)).expect("fits");
+        let mut acc = [vec![0f32; l.h], vec![0f32; l.h]];
+        let fens = [
+            "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
+            "r1a1qkb1nr/ppbppppppp/n1p3c3/10/6N3/10/PPPPPPPPPP/RNABQKB1CR b KQkq - 4 5",
+            "8k1/10/10/10/10/3K6/4P5/2C6A w - - 0 1",
+            "10/1k8/10/10/10/10/4P5/2C4A1K b - - 0 1",
+        ];
+        let mut buckets = std::collections::BTreeSet::new();
+        for fen in fens {
+            for mirror in [false, true] {
+                let s = parse(v, &format!("{fen};0"), mirror, 0.0, None, &kings);
+                let Some(s) = s else { continue };
+                buckets.extend(s.feats.iter().map(|&f| f as usize / l.base));
+                let float = forward(&l, &p, &s, &mut acc) * SCALE;
+                let fen = if mirror {
+                    files_swapped(fen)
+                } else {
+                    fen.to_string()
+                };
+                let pos = Position::from_fen(v, &fen).expect("FEN");
+                let int = nnue::evaluate(&pos, &map) as f32;
+                let tolerance = 6.0 + 0.1 * float.abs();
+                assert!(
+                    (float - int).abs() <= tolerance,
+                    "{fen} (mirror {mirror}): float {float}, file {int}"
+                );
+            }
+        }
+        assert!(buckets.len() >= 4, "the positions' buckets: {buckets:?}");
+        // A plain network, then started with king buckets.
+        let (q, _) = random_parameters(&one, 13, 0.03);
+        write_net(&plain, Some(&NetId::of(v)), &one, &KingBuckets::one(), &q).expect("written");
+        let mut r = vec![0f32; l.len()];
+        init_from(&plain, v, &l, &mut r).expect("a plain network starts king buckets");
+        write_net(&started, Some(&NetId::of(v)), &l, &kings, &r).expect("written");
+        let a = NnueMap::with_network(v, Arc::new(Network::load(&plain).expect("plain")));
+        let b = NnueMap::with_network(v, Arc::new(Network::load(&started).expect("started")));
+        let (a, b) = (a.expect("fits"), b.expect("fits"));
+        for fen in fens {
+            let pos = Position::from_fen(v, fen).expect("FEN");
+            assert_eq!(nnue::evaluate(&pos, &a), nnue::evaluate(&pos, &b), "{fen}");
+        }
+        for f in [kinged, plain, started] {
+            let _ = std::fs::remove_file(f);
+        }
+    }
+
     /// `-init`: a written network read back as parameters writes the same
     /// file again (residual weight included; the factoriser's rows folded
     /// into the squares' and started at zero), and a network for another
@@ -1408,13 +1628,13 @@ mod tests {
             let first = dir.join(format!("fers-init-a-{}.nnue", std::process::id()));
             let again = dir.join(format!("fers-init-b-{}.nnue", std::process::id()));
             let (first, again) = (first.display().to_string(), again.display().to_string());
-            write_net(&first, Some(&NetId::of(v)), &l, &p).expect("written");
+            write_net(&first, Some(&NetId::of(v)), &l, &KingBuckets::one(), &p).expect("written");
             let mut q = vec![0f32; l.len()];
             init_from(&first, v, &l, &mut q).expect("fits");
             if factor {
                 assert!(q[l.inputs * l.h..l.ft_b()].iter().all(|&x| x == 0.0));
             }
-            write_net(&again, Some(&NetId::of(v)), &l, &q).expect("written");
+            write_net(&again, Some(&NetId::of(v)), &l, &KingBuckets::one(), &q).expect("written");
             let (a, b) = (std::fs::read(&first), std::fs::read(&again));
             let _ = (std::fs::remove_file(&first), std::fs::remove_file(&again));
             assert_eq!(a.expect("first"), b.expect("again"));
@@ -1423,7 +1643,7 @@ mod tests {
                 ..l
             };
             let mut r = vec![0f32; flipped.len()];
-            write_net(&first, Some(&NetId::of(v)), &l, &p).expect("written");
+            write_net(&first, Some(&NetId::of(v)), &l, &KingBuckets::one(), &p).expect("written");
             assert!(init_from(&first, v, &flipped, &mut r).is_err());
             let chess = fers_core::variant::chess();
             assert!(init_from(&first, chess, &l, &mut q).is_err());
@@ -1443,7 +1663,7 @@ mod tests {
         let narrow = dir.join(format!("fers-widen-a-{}.nnue", std::process::id()));
         let wide = dir.join(format!("fers-widen-b-{}.nnue", std::process::id()));
         let (narrow, wide) = (narrow.display().to_string(), wide.display().to_string());
-        write_net(&narrow, Some(&NetId::of(v)), &l, &p).expect("written");
+        write_net(&narrow, Some(&NetId::of(v)), &l, &KingBuckets::one(), &p).expect("written");
         let w = Layout { h: 2 * HIDDEN, ..l };
         // As the trainer starts: random feature and output weights, the
         // factoriser's rows at zero.
@@ -1454,7 +1674,7 @@ mod tests {
             }
         }
         init_from(&narrow, v, &w, &mut q).expect("widens");
-        write_net(&wide, Some(&NetId::of(v)), &w, &q).expect("written");
+        write_net(&wide, Some(&NetId::of(v)), &w, &KingBuckets::one(), &q).expect("written");
         let a = Network::load(&narrow).expect("narrow");
         let b = Network::load(&wide).expect("wide");
         let mut r = vec![0f32; l.len()];
@@ -1503,7 +1723,7 @@ mod tests {
                 .to_string()
         };
         let (bucketed, single, started) = (path("a"), path("b"), path("c"));
-        write_net(&bucketed, Some(&NetId::of(v)), &l, &p).expect("written");
+        write_net(&bucketed, Some(&NetId::of(v)), &l, &KingBuckets::one(), &p).expect("written");
         let net = Network::load(&bucketed).expect("reads back");
         assert_eq!(net.buckets(), l.buckets);
         let map = NnueMap::with_network(v, Arc::new(net)).expect("fits");
@@ -1516,7 +1736,15 @@ mod tests {
         let mut acc = [vec![0f32; l.h], vec![0f32; l.h]];
         let (mut seen, mut differs) = (Vec::new(), 0);
         for fen in fens {
-            let s = parse(v, &format!("{fen};0"), false, 0.0, None).expect("parses");
+            let s = parse(
+                v,
+                &format!("{fen};0"),
+                false,
+                0.0,
+                None,
+                &KingBuckets::one(),
+            )
+            .expect("parses");
             seen.push(l.bucket(&s));
             let float = forward(&l, &p, &s, &mut acc) * SCALE;
             // Bucket 0's layer, for every position: not the same model.
@@ -1542,10 +1770,10 @@ mod tests {
         assert!(differs >= 2, "the buckets change the evaluation");
         // One layer, then started as four buckets.
         let (q, _) = random_parameters(&one, 12, 0.03);
-        write_net(&single, Some(&NetId::of(v)), &one, &q).expect("written");
+        write_net(&single, Some(&NetId::of(v)), &one, &KingBuckets::one(), &q).expect("written");
         let mut r = vec![0f32; l.len()];
         init_from(&single, v, &l, &mut r).expect("one layer starts any buckets");
-        write_net(&started, Some(&NetId::of(v)), &l, &r).expect("written");
+        write_net(&started, Some(&NetId::of(v)), &l, &KingBuckets::one(), &r).expect("written");
         let a = NnueMap::with_network(v, Arc::new(Network::load(&single).expect("single")));
         let b = NnueMap::with_network(v, Arc::new(Network::load(&started).expect("started")));
         let (a, b) = (a.expect("fits"), b.expect("fits"));
@@ -1580,7 +1808,7 @@ mod tests {
         p[l.hand()] = 1.3;
         let path = std::env::temp_dir().join(format!("fers-residual-{}.nnue", std::process::id()));
         let path = path.display().to_string();
-        write_net(&path, Some(&NetId::of(v)), &l, &p).expect("written");
+        write_net(&path, Some(&NetId::of(v)), &l, &KingBuckets::one(), &p).expect("written");
         let net = Arc::new(Network::load(&path).expect("reads back"));
         let _ = std::fs::remove_file(&path);
         assert_eq!(net.residual, Some(1331), "1.3 x 1024");
@@ -1593,7 +1821,15 @@ mod tests {
             "r1a1qkb1nr/ppbppppppp/n1p3c3/10/6N3/10/PPPPPPPPPP/RNABQKB1CR b KQkq - 4 5",
             "4k5/10/10/10/10/10/4P5/2C1K3A1 w - - 0 1",
         ] {
-            let s = parse(v, &format!("{fen};0"), false, 0.0, Some(&hand_tables)).expect("parses");
+            let s = parse(
+                v,
+                &format!("{fen};0"),
+                false,
+                0.0,
+                Some(&hand_tables),
+                &KingBuckets::one(),
+            )
+            .expect("parses");
             let pos = Position::from_fen(v, fen).expect("FEN");
             assert_eq!(s.base, evaluate(&pos, &hand_tables) as f32 / SCALE);
             if fen.starts_with("4k5") {
@@ -1647,8 +1883,24 @@ mod tests {
                 })
                 .collect();
             let line = format!("{} w - - 0 1;{}", ranks.join("/"), i);
-            let s = parse(fers_core::variant::chess(), &line, false, 0.0, None).expect("parses");
-            let m = parse(fers_core::variant::chess(), &line, true, 0.0, None).expect("mirrors");
+            let s = parse(
+                fers_core::variant::chess(),
+                &line,
+                false,
+                0.0,
+                None,
+                &KingBuckets::one(),
+            )
+            .expect("parses");
+            let m = parse(
+                fers_core::variant::chess(),
+                &line,
+                true,
+                0.0,
+                None,
+                &KingBuckets::one(),
+            )
+            .expect("mirrors");
             data.push((s, Some(m)));
         }
         let twins: Vec<(Sample, Sample)> = data
