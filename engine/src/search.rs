@@ -296,6 +296,13 @@ const CONT_PRUNE_LMR_DEPTH: i32 = 4;
 /// Quiet moves whose reduced depth is below this are futility-pruned.
 const FUTILITY_LMR_DEPTH: i32 = 7;
 
+/// The number of moves after which late quiet moves are pruned at shallow
+/// depths (`MOVE_COUNT_DEPTH`), and captures reduced like quiet ones.
+#[inline]
+fn move_count_limit(depth: i32, improving: bool) -> usize {
+    ((5 + depth * depth) * (1 + improving as i32) / 2) as usize
+}
+
 /// Largest continuation-history table (entries of 2 bytes) per thread.
 const MAX_CONT_ENTRIES: usize = 1 << 22;
 
@@ -1281,7 +1288,8 @@ impl Worker {
             let r = if searched == 1 {
                 0
             } else {
-                self.reduction(n, searched, quiet, mscore, gives_check, new_depth)
+                let idle = capture && self.idle_capture(pos, n, m, alpha, searched);
+                self.reduction(n, searched, quiet, mscore, gives_check, new_depth, idle)
             };
             let score =
                 self.search_child(&child, n, alpha, beta, new_depth, r, searched, gives_check);
@@ -1351,8 +1359,7 @@ impl Worker {
             }
             return Prune::No;
         }
-        let move_count_limit = ((5 + depth * depth) * (1 + n.improving as i32) / 2) as usize;
-        if depth <= MOVE_COUNT_DEPTH && searched >= move_count_limit {
+        if depth <= MOVE_COUNT_DEPTH && searched >= move_count_limit(depth, n.improving) {
             return Prune::Skip;
         }
         let r = self.lmr_base(depth, searched + 1);
@@ -1387,9 +1394,26 @@ impl Worker {
         self.lmr[(depth.max(0) as usize).min(63)][count.min(63)] as i32
     }
 
+    /// Is the capture `m`, the `searched`-th move, one that late-move
+    /// reduction may reduce even where it wins by static exchange (as in
+    /// Stockfish 11): past the move count of late-move pruning, or with a
+    /// victim that cannot lift the static evaluation to `alpha`.
+    #[inline]
+    fn idle_capture(&self, pos: &Position, n: &Node, m: Move, alpha: i32, searched: usize) -> bool {
+        let victim = pos.piece_at(m.to());
+        let value = if victim.is_piece() {
+            self.eval.order_value[victim.kind() as usize]
+        } else {
+            0
+        };
+        searched >= move_count_limit(n.depth, n.improving) || n.static_eval + value <= alpha
+    }
+
     /// The late-move reduction of the `searched`-th move (at least the
-    /// second) at depth 3 or more: quiet or losing moves, and at a cut node
-    /// the other captures too (one ply less).
+    /// second) at depth 3 or more: quiet or losing moves, captures that
+    /// are `idle` ([`Self::idle_capture`]), and at a cut node the other
+    /// captures too (one ply less).
+    #[allow(clippy::too_many_arguments)]
     fn reduction(
         &self,
         n: &Node,
@@ -1398,9 +1422,10 @@ impl Worker {
         mscore: i32,
         gives_check: bool,
         new_depth: i32,
+        idle: bool,
     ) -> i32 {
         let good_capture = !(quiet || mscore < 0);
-        if n.depth < 3 || searched <= 1 + n.pv as usize || (good_capture && !n.cut) {
+        if n.depth < 3 || searched <= 1 + n.pv as usize || (good_capture && !n.cut && !idle) {
             return 0;
         }
         let mut r = self.lmr_base(n.depth, searched);
