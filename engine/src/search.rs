@@ -668,9 +668,9 @@ impl Worker {
         }
     }
 
-    /// What a passive capture takes (its victims stand away from the
-    /// landing square, several at once): their summed order value and the
-    /// most valuable of them.
+    /// What a capture takes by `captures_of` (a passive capture's victims
+    /// stand away from the landing square, several at once): their summed
+    /// order value and the most valuable of them.
     fn passive_take(&self, pos: &Position, m: Move) -> (i32, Piece) {
         let mut best = (Piece::EMPTY, -1);
         let mut sum = 0;
@@ -1400,13 +1400,21 @@ impl Worker {
     /// victim that cannot lift the static evaluation to `alpha`.
     #[inline]
     fn idle_capture(&self, pos: &Position, n: &Node, m: Move, alpha: i32, searched: usize) -> bool {
+        searched >= move_count_limit(n.depth, n.improving)
+            || n.static_eval + self.taken_value(pos, m) <= alpha
+    }
+
+    /// The order value of what the capture `m` takes: its victim on the
+    /// landing square, or what the move says it captures elsewhere (en
+    /// passant, locusts, passive captures, chains: `captures_of`).
+    #[inline]
+    fn taken_value(&self, pos: &Position, m: Move) -> i32 {
         let victim = pos.piece_at(m.to());
-        let value = if victim.is_piece() {
+        if victim.is_piece() && m.flag() == MoveFlag::Normal {
             self.eval.order_value[victim.kind() as usize]
         } else {
-            0
-        };
-        searched >= move_count_limit(n.depth, n.improving) || n.static_eval + value <= alpha
+            self.passive_take(pos, m).0
+        }
     }
 
     /// The late-move reduction of the `searched`-th move (at least the

@@ -1514,26 +1514,32 @@ mod tests {
                     cells.push(c);
                 }
                 cells += &".".repeat(run.parse().unwrap_or(0));
-                let mut out = String::new();
-                let mut empty = 0;
-                for c in cells.chars().rev() {
-                    if c == '.' {
-                        empty += 1;
-                        continue;
-                    }
-                    if empty > 0 {
-                        out += &empty.to_string();
-                        empty = 0;
-                    }
-                    out.push(c);
-                }
-                if empty > 0 {
-                    out += &empty.to_string();
-                }
-                out
+                fen_rank(cells.chars().rev(), '.')
             })
             .collect();
         format!("{} {rest}", ranks.join("/"))
+    }
+
+    /// A FEN rank from its cells, `empty` marking an empty square: each run
+    /// of empty squares written as one number (fers reads `11` as 11).
+    fn fen_rank(cells: impl Iterator<Item = char>, empty: char) -> String {
+        let mut out = String::new();
+        let mut run = 0;
+        for c in cells {
+            if c == empty {
+                run += 1;
+                continue;
+            }
+            if run > 0 {
+                out += &run.to_string();
+                run = 0;
+            }
+            out.push(c);
+        }
+        if run > 0 {
+            out += &run.to_string();
+        }
+        out
     }
 
     /// King buckets (`-kings 3`: six buckets of Capablanca's own king's
@@ -1862,25 +1868,7 @@ mod tests {
             // Runs of empty squares as one digit (fers reads `11` as 11).
             let ranks: Vec<String> = (0..8)
                 .rev()
-                .map(|r| {
-                    let mut text = String::new();
-                    let mut empty = 0;
-                    for &c in &board[r * 8..r * 8 + 8] {
-                        if c == '1' {
-                            empty += 1;
-                        } else {
-                            if empty > 0 {
-                                text += &empty.to_string();
-                            }
-                            empty = 0;
-                            text.push(c);
-                        }
-                    }
-                    if empty > 0 {
-                        text += &empty.to_string();
-                    }
-                    text
-                })
+                .map(|r| fen_rank(board[r * 8..r * 8 + 8].iter().copied(), '1'))
                 .collect();
             let line = format!("{} w - - 0 1;{}", ranks.join("/"), i);
             let s = parse(
