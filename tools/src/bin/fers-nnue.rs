@@ -1468,15 +1468,7 @@ mod tests {
             "r1a1qkb1nr/ppbppppppp/n1p3c3/10/6N3/10/PPPPPPPPPP/RNABQKB1CR b KQkq - 4 5",
             "4k5/10/10/10/10/10/4P5/2C1K3A1 w - - 0 1",
         ] {
-            let s = parse(
-                v,
-                &format!("{fen};0"),
-                false,
-                0.0,
-                None,
-                &KingBuckets::one(),
-            )
-            .expect("parses");
+            let s = sample(v, fen);
             let float = forward(&l, &p, &s, &mut acc) * SCALE;
             let pos = Position::from_fen(v, fen).expect("FEN");
             let int = fers_engine::nnue::evaluate(&pos, &map) as f32;
@@ -1492,6 +1484,53 @@ mod tests {
             }
         }
         assert!(differs >= 3, "the virtual rows change the evaluation");
+    }
+
+    /// `fen` as a training sample scored 0, without king buckets.
+    fn sample(v: &'static Variant, fen: &str) -> Sample {
+        parse(
+            v,
+            &format!("{fen};0"),
+            false,
+            0.0,
+            None,
+            &KingBuckets::one(),
+        )
+        .expect("parses")
+    }
+
+    /// A network file's path in the temporary directory, unique to this
+    /// process and `name`.
+    fn scratch(name: &str) -> String {
+        let file = format!("fers-{name}-{}.nnue", std::process::id());
+        std::env::temp_dir().join(file).display().to_string()
+    }
+
+    /// `-init`: a random network of layout `from` (its seed, its file)
+    /// written and read back as the start of a training of layout `to`
+    /// (its king buckets, its file), which written at once scores each of
+    /// `fens` exactly as the first.
+    fn started_as_before(
+        v: &'static Variant,
+        from: (&Layout, u64, &str),
+        to: (&Layout, &KingBuckets, &str),
+        fens: &[&str],
+    ) {
+        let ((l0, seed, first), (l1, kings, second)) = (from, to);
+        let (q, _) = random_parameters(l0, seed, 0.03);
+        write_net(first, Some(&NetId::of(v)), l0, &KingBuckets::one(), &q).expect("written");
+        let mut r = vec![0f32; l1.len()];
+        init_from(first, v, l1, &mut r).expect("the network starts the training");
+        write_net(second, Some(&NetId::of(v)), l1, kings, &r).expect("written");
+        let load = |path: &str| {
+            let net = Arc::new(Network::load(path).expect("reads back"));
+            NnueMap::with_network(v, net).expect("fits")
+        };
+        let (a, b) = (load(first), load(second));
+        for fen in fens {
+            let pos = Position::from_fen(v, fen).expect("FEN");
+            assert_eq!(nnue::evaluate(&pos, &a), nnue::evaluate(&pos, &b), "{fen}");
+        }
     }
 
     /// `fen` with its files swapped (a and j on ten files): the position
@@ -1562,12 +1601,7 @@ mod tests {
         for w in &mut p[l.out_w()..l.out_b()] {
             *w = rng.gen_range(-0.2..0.2);
         }
-        let dir = std::env::temp_dir();
-        let path = |tag: &str| {
-            dir.join(format!("fers-kings-{tag}-{}.nnue", std::process::id()))
-                .display()
-                .to_string()
-        };
+        let path = |tag: &str| scratch(&format!("kings-{tag}"));
         let (kinged, plain, started) = (path("k"), path("p"), path("s"));
         write_net(&kinged, Some(&NetId::of(v)), &l, &kings, &p).expect("written");
         let net = Network::load(&kinged).expect("reads back");
@@ -1603,18 +1637,8 @@ mod tests {
         }
         assert!(buckets.len() >= 4, "the positions' buckets: {buckets:?}");
         // A plain network, then started with king buckets.
-        let (q, _) = random_parameters(&one, 13, 0.03);
-        write_net(&plain, Some(&NetId::of(v)), &one, &KingBuckets::one(), &q).expect("written");
-        let mut r = vec![0f32; l.len()];
-        init_from(&plain, v, &l, &mut r).expect("a plain network starts king buckets");
-        write_net(&started, Some(&NetId::of(v)), &l, &kings, &r).expect("written");
-        let a = NnueMap::with_network(v, Arc::new(Network::load(&plain).expect("plain")));
-        let b = NnueMap::with_network(v, Arc::new(Network::load(&started).expect("started")));
-        let (a, b) = (a.expect("fits"), b.expect("fits"));
-        for fen in fens {
-            let pos = Position::from_fen(v, fen).expect("FEN");
-            assert_eq!(nnue::evaluate(&pos, &a), nnue::evaluate(&pos, &b), "{fen}");
-        }
+        let to = (&l, &kings, started.as_str());
+        started_as_before(v, (&one, 13, &plain), to, &fens);
         for f in [kinged, plain, started] {
             let _ = std::fs::remove_file(f);
         }
@@ -1722,12 +1746,7 @@ mod tests {
         for w in &mut p[l.out_w()..l.hand()] {
             *w = rng.gen_range(-0.2..0.2);
         }
-        let dir = std::env::temp_dir();
-        let path = |tag: &str| {
-            dir.join(format!("fers-buckets-{tag}-{}.nnue", std::process::id()))
-                .display()
-                .to_string()
-        };
+        let path = |tag: &str| scratch(&format!("buckets-{tag}"));
         let (bucketed, single, started) = (path("a"), path("b"), path("c"));
         write_net(&bucketed, Some(&NetId::of(v)), &l, &KingBuckets::one(), &p).expect("written");
         let net = Network::load(&bucketed).expect("reads back");
@@ -1742,15 +1761,7 @@ mod tests {
         let mut acc = [vec![0f32; l.h], vec![0f32; l.h]];
         let (mut seen, mut differs) = (Vec::new(), 0);
         for fen in fens {
-            let s = parse(
-                v,
-                &format!("{fen};0"),
-                false,
-                0.0,
-                None,
-                &KingBuckets::one(),
-            )
-            .expect("parses");
+            let s = sample(v, fen);
             seen.push(l.bucket(&s));
             let float = forward(&l, &p, &s, &mut acc) * SCALE;
             // Bucket 0's layer, for every position: not the same model.
@@ -1775,18 +1786,8 @@ mod tests {
         assert_eq!(seen, [3, 3, 1, 0]);
         assert!(differs >= 2, "the buckets change the evaluation");
         // One layer, then started as four buckets.
-        let (q, _) = random_parameters(&one, 12, 0.03);
-        write_net(&single, Some(&NetId::of(v)), &one, &KingBuckets::one(), &q).expect("written");
-        let mut r = vec![0f32; l.len()];
-        init_from(&single, v, &l, &mut r).expect("one layer starts any buckets");
-        write_net(&started, Some(&NetId::of(v)), &l, &KingBuckets::one(), &r).expect("written");
-        let a = NnueMap::with_network(v, Arc::new(Network::load(&single).expect("single")));
-        let b = NnueMap::with_network(v, Arc::new(Network::load(&started).expect("started")));
-        let (a, b) = (a.expect("fits"), b.expect("fits"));
-        for fen in fens {
-            let pos = Position::from_fen(v, fen).expect("FEN");
-            assert_eq!(nnue::evaluate(&pos, &a), nnue::evaluate(&pos, &b), "{fen}");
-        }
+        let to = (&l, &KingBuckets::one(), started.as_str());
+        started_as_before(v, (&one, 12, &single), to, &fens);
         let two = Layout {
             buckets: start_buckets(v, 2),
             ..one
