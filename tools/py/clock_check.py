@@ -5,7 +5,10 @@ Each move comment ends with the time the move took ("{+0.37/15 0.423s}").
 For the named engine, the clock starts at the base time, loses each move's
 time and gains the increment after it; a move that drives it below zero
 would have lost on time with no margin at all. Prints the smallest clock
-seen and any game where it went below zero.
+seen and any game where it went below zero, then how the engine spent its
+clock: the mean seconds and depth a move over each ten of its own moves
+(a time manager that spends the clock early plays its middlegame on the
+increment, docs/search.md, twenty-seventh session).
 
 usage: clock_check.py GAMES.pgn ENGINE BASE_SECONDS INC_SECONDS
 """
@@ -23,6 +26,7 @@ def main():
     path, engine, base, inc = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
     text = open(path, encoding="utf-8").read()
     worst, n, bad = None, 0, 0
+    tens = {}  # ten of the engine's moves -> [moves, seconds, depth]
     for g in games(text):
         white = re.search(r'\[White "([^"]*)"\]', g)
         black = re.search(r'\[Black "([^"]*)"\]', g)
@@ -37,7 +41,14 @@ def main():
         first = "w" if not fen else fen.group(1).split()[1]
         ours = 0 if (white.group(1) == engine) == (first == "w") else 1
         movetext = g[g.index("\n\n") :] if "\n\n" in g else g
-        times = [float(t) for t in re.findall(r"\{[^}]*?([0-9.]+)s\}", movetext)]
+        comments = re.findall(r"\{([^}]*?)([0-9.]+)s\}", movetext)
+        times = [float(t) for _, t in comments]
+        for i, (head, t) in enumerate(comments[ours::2]):
+            depth = re.search(r"/(\d+)\s*$", head)
+            row = tens.setdefault(i // 10, [0, 0.0, 0])
+            row[0] += 1
+            row[1] += float(t)
+            row[2] += int(depth.group(1)) if depth else 0
         clock = base
         for t in times[ours::2]:
             clock -= t
@@ -48,7 +59,13 @@ def main():
                 print("below zero:", g.splitlines()[:7])
                 break
             clock += inc
+    if worst is None:
+        print(f"no timed move of {engine}")
+        return
     print(f"{n} games of {engine}; lowest clock {worst[0]:.3f}s; {bad} games below zero")
+    for ten in sorted(tens):
+        m, secs, depth = tens[ten]
+        print(f"moves {10 * ten + 1}-{10 * ten + 10}: {m} moves, {secs / m:.3f}s and depth {depth / m:.1f} a move")
 
 
 if __name__ == "__main__":
