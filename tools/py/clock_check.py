@@ -26,7 +26,7 @@ def main():
     path, engine, base, inc = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
     text = open(path, encoding="utf-8").read()
     worst, n, bad = None, 0, 0
-    tens = {}  # ten of the engine's moves -> [moves, seconds, depth]
+    tens = {}  # ten of the engine's moves -> [moves, seconds, moves with a depth, depths]
     for g in games(text):
         white = re.search(r'\[White "([^"]*)"\]', g)
         black = re.search(r'\[Black "([^"]*)"\]', g)
@@ -41,16 +41,19 @@ def main():
         first = "w" if not fen else fen.group(1).split()[1]
         ours = 0 if (white.group(1) == engine) == (first == "w") else 1
         movetext = g[g.index("\n\n") :] if "\n\n" in g else g
-        comments = re.findall(r"\{([^}]*?)([0-9.]+)s\}", movetext)
-        times = [float(t) for _, t in comments]
-        for i, (head, t) in enumerate(comments[ours::2]):
-            depth = re.search(r"/(\d+)\s*$", head)
-            row = tens.setdefault(i // 10, [0, 0.0, 0])
+        # "{+0.37/15 0.423s}": the score and depth before the time.
+        ours_moves = re.findall(r"\{([^}]*?)([0-9.]+)s\}", movetext)[ours::2]
+        times = [float(t) for _, t in ours_moves]
+        for i, (head, t) in enumerate(ours_moves):
+            row = tens.setdefault(i // 10, [0, 0.0, 0, 0])
             row[0] += 1
             row[1] += float(t)
-            row[2] += int(depth.group(1)) if depth else 0
+            depth = re.search(r"/(\d+)\s*$", head)
+            if depth:
+                row[2] += 1
+                row[3] += int(depth.group(1))
         clock = base
-        for t in times[ours::2]:
+        for t in times:
             clock -= t
             if worst is None or clock < worst[0]:
                 worst = (clock, g.splitlines()[3] if len(g.splitlines()) > 3 else "")
@@ -64,8 +67,9 @@ def main():
         return
     print(f"{n} games of {engine}; lowest clock {worst[0]:.3f}s; {bad} games below zero")
     for ten in sorted(tens):
-        m, secs, depth = tens[ten]
-        print(f"moves {10 * ten + 1}-{10 * ten + 10}: {m} moves, {secs / m:.3f}s and depth {depth / m:.1f} a move")
+        m, secs, with_depth, depths = tens[ten]
+        depth = f"{depths / with_depth:.1f}" if with_depth else "unknown"
+        print(f"moves {10 * ten + 1}-{10 * ten + 10}: {m} moves, {secs / m:.3f}s and depth {depth} a move")
 
 
 if __name__ == "__main__":
