@@ -739,20 +739,7 @@ impl Worker {
             let s = if m.same_head(tt_move) {
                 TT_MOVE
             } else if pos.is_capture(m) {
-                let victim = pos.piece_at(m.to());
-                let vv = if m.flag() == MoveFlag::Passive {
-                    self.passive_take(pos, m).0
-                } else if m.flag() == MoveFlag::Chain {
-                    // A chain takes stones away from its landing point.
-                    pos.captures_of(m).len() as i32 * ev.order_value[0]
-                } else if victim.is_piece() {
-                    ev.order_value[victim.kind() as usize]
-                } else {
-                    ev.value
-                        .get(pos.variant().pawn_kind.unwrap_or(0) as usize)
-                        .map(|v| v.0)
-                        .unwrap_or(100)
-                };
+                let vv = self.taken_value(pos, m);
                 let av = ev.order_value[pos.piece_at(m.from()).kind() as usize];
                 let promo = m
                     .promotion()
@@ -850,13 +837,7 @@ impl Worker {
     ) -> bool {
         let ev = &self.eval;
         let victim = pos.piece_at(m.to());
-        let vv = if m.flag() == MoveFlag::Passive {
-            self.passive_take(pos, m).0
-        } else if victim.is_piece() {
-            ev.order_value[victim.kind() as usize]
-        } else {
-            100
-        };
+        let vv = self.taken_value(pos, m);
         if stand_pat + vv + 200 < alpha {
             return true;
         }
