@@ -637,13 +637,16 @@ impl Worker {
         }
     }
 
-    /// Index of the capture `m` in the capture history, or `NO_CTX`.
+    /// Index of the capture `m` in the capture history, or `NO_CTX`: by
+    /// its victim as `taken_value` finds it (the most valuable one of a
+    /// move that takes several; en passant by its pawn).
     #[inline]
     fn capt_idx(&self, pos: &Position, m: Move) -> usize {
-        let victim = if m.flag() == MoveFlag::Passive {
-            self.passive_take(pos, m).1
+        let on_to = pos.piece_at(m.to());
+        let victim = if on_to.is_piece() && m.flag() == MoveFlag::Normal {
+            on_to
         } else {
-            pos.piece_at(m.to())
+            self.passive_take(pos, m).1
         };
         if self.capt.is_empty() || !victim.is_piece() {
             return NO_CTX;
@@ -2168,6 +2171,23 @@ mod tests {
     /// `evaluate_network`'s, and the hand-written early estimate is taken
     /// exactly when the window, moved by the network's output and scaled
     /// by the weight, lies beyond its margin (and then outside the window).
+    /// An en-passant capture has the capture-history entry of the pawn it
+    /// takes, as the same pawn's capture of a pawn on the landing square.
+    #[test]
+    fn en_passant_has_the_capture_history_of_its_pawn() {
+        let v = example("chess");
+        let w = worker(EvalTables::build(v, &PARAMS));
+        let idx = |fen: &str| {
+            let pos = Position::from_fen(v, fen).expect("FEN");
+            let m = pos.parse_move("e5d6").expect("move");
+            assert!(pos.is_capture(m), "{fen}");
+            w.capt_idx(&pos, m)
+        };
+        let ep = idx("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
+        assert_ne!(ep, NO_CTX);
+        assert_eq!(ep, idx("4k3/8/3p4/4P3/8/8/8/4K3 w - - 0 2"));
+    }
+
     #[test]
     fn the_history_bonus_grows_with_depth_and_stays_inside_the_tables() {
         // The i16 tables stay bounded by the gravity update only while a
