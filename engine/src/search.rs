@@ -2164,13 +2164,6 @@ mod tests {
         "4k5/10/10/10/10/10/4P5/2C1K3A1 w - - 0 1",
     ];
 
-    /// A residual network in the search. With a silent network (every
-    /// weight 0) and a weight of one, the search evaluates exactly as by
-    /// hand, its lazy estimate included, in every window. With a material
-    /// network and a weight of 1.5, the full evaluation is
-    /// `evaluate_network`'s, and the hand-written early estimate is taken
-    /// exactly when the window, moved by the network's output and scaled
-    /// by the weight, lies beyond its margin (and then outside the window).
     /// An en-passant capture has the capture-history entry of the pawn it
     /// takes, as the same pawn's capture of a pawn on the landing square.
     #[test]
@@ -2202,6 +2195,13 @@ mod tests {
         assert!(Worker::stat_bonus(2) > 0);
     }
 
+    /// A residual network in the search. With a silent network (every
+    /// weight 0) and a weight of one, the search evaluates exactly as by
+    /// hand, its lazy estimate included, in every window. With a material
+    /// network and a weight of 1.5, the full evaluation is
+    /// `evaluate_network`'s, and the hand-written early estimate is taken
+    /// exactly when the window, moved by the network's output and scaled
+    /// by the weight, lies beyond its margin (and then outside the window).
     #[test]
     fn a_residual_network_adds_the_hand_written_evaluation_and_its_lazy_estimate() {
         let v = example("capablanca");
