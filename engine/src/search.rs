@@ -638,16 +638,11 @@ impl Worker {
     }
 
     /// Index of the capture `m` in the capture history, or `NO_CTX`: by
-    /// its victim as `taken_value` finds it (the most valuable one of a
-    /// move that takes several; en passant by its pawn).
+    /// its victim (`taken`: the most valuable one of a move that takes
+    /// several; en passant by its pawn).
     #[inline]
     fn capt_idx(&self, pos: &Position, m: Move) -> usize {
-        let on_to = pos.piece_at(m.to());
-        let victim = if on_to.is_piece() && m.flag() == MoveFlag::Normal {
-            on_to
-        } else {
-            self.passive_take(pos, m).1
-        };
+        let victim = self.taken(pos, m).1;
         if self.capt.is_empty() || !victim.is_piece() {
             return NO_CTX;
         }
@@ -1388,16 +1383,25 @@ impl Worker {
             || n.static_eval + self.taken_value(pos, m) <= alpha
     }
 
-    /// The order value of what the capture `m` takes: its victim on the
-    /// landing square, or what the move says it captures elsewhere (en
-    /// passant, locusts, passive captures, chains: `captures_of`).
+    /// The order value of what the capture `m` takes (`taken`).
     #[inline]
     fn taken_value(&self, pos: &Position, m: Move) -> i32 {
+        self.taken(pos, m).0
+    }
+
+    /// What the capture `m` takes, as its summed order value and its most
+    /// valuable victim: the piece on the landing square of an ordinary
+    /// move, or what the move says it captures elsewhere (en passant,
+    /// locusts, passive captures, chains: `passive_take`). The one source
+    /// of victims for ordering, pruning, reductions and the capture
+    /// history.
+    #[inline]
+    fn taken(&self, pos: &Position, m: Move) -> (i32, Piece) {
         let victim = pos.piece_at(m.to());
         if victim.is_piece() && m.flag() == MoveFlag::Normal {
-            self.eval.order_value[victim.kind() as usize]
+            (self.eval.order_value[victim.kind() as usize], victim)
         } else {
-            self.passive_take(pos, m).0
+            self.passive_take(pos, m)
         }
     }
 
