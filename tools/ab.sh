@@ -9,10 +9,10 @@
 # engine keys for each; NODES (default 20000); GAMES (default 300, two an
 # opening); SRAND (default 1); OPENINGS, CONC as in tools/vs-fsf.sh.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 VAR=${VAR:?set VAR}
 A=${A:?set A}
-B=${B:-target/release/fers}
+B=${B:-$ROOT/target/release/fers}
 NODES=${NODES:-20000}
 GAMES=${GAMES:-300}
 SRAND=${SRAND:-1}
@@ -20,15 +20,15 @@ OUT=${OUT:-ab-$VAR.pgn}
 OPENINGS=${OPENINGS:-/tmp/${VAR}4.epd}
 CONC=${CONC:-2}
 if [ ! -s "$OPENINGS" ]; then
-  target/release/fers-book openings --count 1000 --plies 4 --seed 1 \
-    --variant "$VAR" --variant-file variants/examples.ini -o "$OPENINGS"
+  "$ROOT"/target/release/fers-book openings --count 1000 --plies 4 --seed 1 \
+    --variant "$VAR" --variant-file "$ROOT"/variants/examples.ini -o "$OPENINGS"
 fi
 # shellcheck disable=SC2086
-target/release/fers-match \
+"$ROOT"/target/release/fers-match \
   -engine cmd="$A" name=A ${AOPT:-} \
   -engine cmd="$B" name=B ${BOPT:-} \
   -each option.Hash=16 nodes="$NODES" \
-  -variant "$VAR" -variantfile variants/examples.ini \
+  -variant "$VAR" -variantfile "$ROOT"/variants/examples.ini \
   -games 2 -rounds $((GAMES / 2)) -repeat -concurrency "$CONC" \
   -openings file="$OPENINGS" format=epd order=random -srand "$SRAND" \
   -resign movecount=5 score=1000 -draw movenumber=60 movecount=8 score=10 \

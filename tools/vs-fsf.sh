@@ -13,7 +13,7 @@
 #   ROUNDS    openings played (2 games each; default 50)
 #   SRAND     the openings' seed (default 1)
 #   OUT       the PGN file (default vs-fsf-VAR.pgn)
-#   BIN       fers's binary (default target/release/fers)
+#   BIN       fers's binary (default the repository's target/release/fers)
 #   FERSOPT   more engine keys for fers, e.g. "option.EvalFile=net.nnue"
 #   TC        the clock (default 10+0.1); or FN/SN: fixed nodes a move for
 #             fers and Fairy-Stockfish (both needed; the clock is then off)
@@ -21,18 +21,18 @@
 #             missing with fers-book: 1000 random 4-ply openings, seed 1)
 #   CONC      games at a time (default 2)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 VAR=${VAR:?set VAR}
 ROUNDS=${ROUNDS:-50}
 SRAND=${SRAND:-1}
 OUT=${OUT:-vs-fsf-$VAR.pgn}
-BIN=${BIN:-target/release/fers}
+BIN=${BIN:-$ROOT/target/release/fers}
 FERSOPT=${FERSOPT:-}
 OPENINGS=${OPENINGS:-/tmp/${VAR}4.epd}
 CONC=${CONC:-2}
 if [ ! -s "$OPENINGS" ]; then
-  target/release/fers-book openings --count 1000 --plies 4 --seed 1 \
-    --variant "$VAR" --variant-file variants/examples.ini -o "$OPENINGS"
+  "$ROOT"/target/release/fers-book openings --count 1000 --plies 4 --seed 1 \
+    --variant "$VAR" --variant-file "$ROOT"/variants/examples.ini -o "$OPENINGS"
 fi
 if [ -n "${FN:-}" ]; then
   LIMIT_F="nodes=${FN}"; LIMIT_S="nodes=${SN:?set SN with FN}"; EACH=""
@@ -40,11 +40,11 @@ else
   LIMIT_F=""; LIMIT_S=""; EACH="tc=${TC:-10+0.1} timemargin=200"
 fi
 # shellcheck disable=SC2086
-target/release/fers-match \
+"$ROOT"/target/release/fers-match \
   -engine cmd="$BIN" name=fers $LIMIT_F $FERSOPT \
   -engine cmd=/usr/games/fairy-stockfish name=fsf $LIMIT_S \
   -each option.Hash=16 $EACH \
-  -variant "$VAR" -variantfile variants/examples.ini \
+  -variant "$VAR" -variantfile "$ROOT"/variants/examples.ini \
   -games 2 -rounds "$ROUNDS" -repeat -concurrency "$CONC" \
   -openings file="$OPENINGS" format=epd order=random -srand "$SRAND" \
   -resign movecount=5 score=1000 -draw movenumber=60 movecount=8 score=10 \
