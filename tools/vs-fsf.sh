@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # fers against Fairy-Stockfish 11.1 (/usr/games/fairy-stockfish) in one
-# variant: the settings of the strength figures in docs/networks.md and
-# docs/search.md (random 4-ply openings, Hash 16, two games an opening
-# with colours swapped, resign at 1000 cp over 5 moves, draw adjudication
-# from move 60). Prints the runner's result lines; the PGN goes to OUT.
+# variant, with the settings of tools/match-settings.sh (random 4-ply
+# openings, Hash 16, two games an opening with colours swapped, resign at
+# 1000 cp over 5 moves, draw adjudication from move 60). Prints the
+# runner's result lines; the PGN goes to OUT.
 #
 #   VAR=almost ROUNDS=50 SRAND=7003 OUT=a.pgn tools/vs-fsf.sh
 #
@@ -17,23 +17,14 @@
 #   FERSOPT   more engine keys for fers, e.g. "option.EvalFile=net.nnue"
 #   TC        the clock (default 10+0.1); or FN/SN: fixed nodes a move for
 #             fers and Fairy-Stockfish (both needed; the clock is then off)
-#   OPENINGS  the openings file (default /tmp/VAR4.epd, made here when
-#             missing with fers-book: 1000 random 4-ply openings, seed 1)
+#   OPENINGS  the openings file (default /tmp/VAR4.epd, made when missing)
 #   CONC      games at a time (default 2)
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 VAR=${VAR:?set VAR}
 ROUNDS=${ROUNDS:-50}
-SRAND=${SRAND:-1}
 OUT=${OUT:-vs-fsf-$VAR.pgn}
+source "$(dirname "$0")/match-settings.sh"
 BIN=${BIN:-$ROOT/target/release/fers}
-FERSOPT=${FERSOPT:-}
-OPENINGS=${OPENINGS:-/tmp/${VAR}4.epd}
-CONC=${CONC:-2}
-if [ ! -s "$OPENINGS" ]; then
-  "$ROOT"/target/release/fers-book openings --count 1000 --plies 4 --seed 1 \
-    --variant "$VAR" --variant-file "$ROOT"/variants/examples.ini -o "$OPENINGS"
-fi
 if [ -n "${FN:-}" ]; then
   LIMIT_F="nodes=${FN}"; LIMIT_S="nodes=${SN:?set SN with FN}"; EACH=""
 else
@@ -41,11 +32,6 @@ else
 fi
 # shellcheck disable=SC2086
 "$ROOT"/target/release/fers-match \
-  -engine cmd="$BIN" name=fers $LIMIT_F $FERSOPT \
+  -engine cmd="$BIN" name=fers $LIMIT_F ${FERSOPT:-} \
   -engine cmd=/usr/games/fairy-stockfish name=fsf $LIMIT_S \
-  -each option.Hash=16 $EACH \
-  -variant "$VAR" -variantfile "$ROOT"/variants/examples.ini \
-  -games 2 -rounds "$ROUNDS" -repeat -concurrency "$CONC" \
-  -openings file="$OPENINGS" format=epd order=random -srand "$SRAND" \
-  -resign movecount=5 score=1000 -draw movenumber=60 movecount=8 score=10 \
-  -ratinginterval 0 -pgnout "$OUT"
+  -each option.Hash=16 $EACH "${COMMON[@]}"
