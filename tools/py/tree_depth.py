@@ -3,7 +3,9 @@
 had searched when it completed that iteration, as a geometric mean over the
 positions of a FEN file (each searched from a fresh `ucinewgame`, Hash 16,
 one thread, `go nodes N`). Only depths every position completed are
-printed. The ratio of successive rows is the effective branching factor.
+printed, and not the deepest of each search, which the node limit may
+have cut short. The ratio of successive rows is the effective branching
+factor.
 
 usage: tree_depth.py FENS NODES VARIANT [FERS_BINARY]
 
@@ -14,8 +16,8 @@ knows by the same name (capablanca, embassy, almost). FERS_BINARY defaults
 to the repository's target/release/fers.
 
 docs/search.md (thirty-second session) gives almost's figures: fers's tree
-is about twice Fairy-Stockfish's at depths 3 to 9, and grows by 1.58 a ply
-from depth 10 to 15 where Fairy-Stockfish's grows by 1.70."""
+is about twice Fairy-Stockfish's at depths 5 to 10, and grows by 1.61 a ply
+from depth 10 to 14 where Fairy-Stockfish's grows by 1.72."""
 import math
 import os
 import re
@@ -61,6 +63,10 @@ class Engine:
             if not line:
                 sys.exit("the engine ended during a search")
             if line.startswith("bestmove"):
+                # The last line may be an iteration the node limit cut
+                # short (fers reports one whose first move was searched).
+                if found:
+                    del found[max(found)]
                 return found
             depth = re.search(r" depth (\d+)", line)
             count = re.search(r" nodes (\d+)", line)
