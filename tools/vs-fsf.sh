@@ -14,7 +14,9 @@
 #   SRAND     the openings' seed (default 1)
 #   OUT       the PGN file (default vs-fsf-VAR.pgn)
 #   BIN       fers's binary (default the repository's target/release/fers)
-#   FERSOPT   more engine keys for fers, e.g. "option.EvalFile=net.nnue"
+#   FERSOPT   more engine keys for fers, e.g. "option.EvalFile=net.nnue",
+#             split at spaces (an option whose name has a space, such as
+#             `Use NNUE`, needs fers-match called directly)
 #   TC        the clock (default 10+0.1); or FN/SN: fixed nodes a move for
 #             fers and Fairy-Stockfish (both needed; the clock is then off)
 #   OPENINGS  the openings file (default /tmp/VAR4.epd, made when missing)

@@ -12,6 +12,8 @@ import re
 import statistics
 import sys
 
+from clock_check import games  # the PGN split into games (this directory)
+
 COMMENT = re.compile(r"\{([+-]?[\d.]+|[+-]?M\d+)/(\d+) ([\d.]+)s\}")
 
 
@@ -30,7 +32,7 @@ def main():
     engine = sys.argv[2]
     lags = []
     losses = 0
-    for game in re.split(r"\n(?=\[Event )", text):
+    for game in games(text):
         white = re.search(r'\[White "([^"]*)"\]', game)
         black = re.search(r'\[Black "([^"]*)"\]', game)
         result = re.search(r'\[Result "([^"]+)"\]', game)
