@@ -8,9 +8,9 @@
 #
 # A, B: the binaries (names "A" and "B" in the PGN; B defaults to the
 # repository's target/release/fers); AOPT, BOPT: more engine keys for
-# each (split at spaces, as FERSOPT in tools/vs-fsf.sh); NODES (default 20000); GAMES (default 300, two an opening); SRAND
-# (default 1); OUT (default ab-VAR.pgn); OPENINGS, CONC as in
-# tools/vs-fsf.sh.
+# each (split at spaces, as FERSOPT in tools/vs-fsf.sh); NODES (default
+# 20000); GAMES (default 300, two an opening); SRAND (default 1); OUT
+# (default ab-VAR.pgn); OPENINGS, CONC as in tools/vs-fsf.sh.
 set -euo pipefail
 VAR=${VAR:?set VAR}
 A=${A:?set A}
