@@ -25,7 +25,7 @@ over the positions every file has.
 
 docs/search.md (thirty-third session) has the figures: with 600 positions
 from fers's games against Fairy-Stockfish, paired differences carry a
-standard error of about 0.15 to 0.28, the loss that five times the nodes
+standard error of about 0.10 to 0.28, the loss that five times the nodes
 takes off is about 0.5 to 1.0, and the measure did not rank fers and
 Fairy-Stockfish at 20,000 nodes as their games do. It is a quick look, not
 a substitute for games."""
@@ -33,61 +33,41 @@ import io
 import math
 import os
 import re
-import subprocess
 import sys
 import threading
 
 import chess
 import chess.pgn
 
+from tree_depth import Engine as UciEngine  # the UCI pipe (this directory)
+
 JUDGE = ["/usr/games/stockfish"]
 JUDGE_NODES = int(os.environ.get("JN", "1000000"))
 CACHE = os.environ.get("CACHE", "judge.cache")
 
 
-class Engine:
-    """A UCI engine on pipes."""
-
-    def __init__(self, cmd, options=()):
-        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.send("uci")
-        self.wait("uciok")
-        for o in options:
-            name, value = o.split("=", 1)
-            self.send(f"setoption name {name} value {value}")
-        self.send("isready")
-        self.wait("readyok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-
-    def wait(self, token):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                sys.exit("the engine died")
-            lines.append(line)
-            if line.startswith(token):
-                return lines
+class Engine(UciEngine):
+    """A UCI engine on pipes that answers a position's search."""
 
     def go(self, fen, limit):
         """The best move and the last exact score (cp; mates as 10000 less
         their distance) of a fresh search."""
         self.send("ucinewgame")
+        self.send("position fen " + fen)
         self.send("isready")
         self.wait("readyok")
-        self.send("position fen " + fen)
         self.send("go " + limit)
         score = None
-        lines = self.wait("bestmove")
-        for line in lines:
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                sys.exit("the engine ended during a search")
+            if line.startswith("bestmove"):
+                return line.split()[1], score
             m = re.search(r"score (cp|mate) (-?\d+)", line)
             if m and "bound" not in line and " pv " in line:
                 v = int(m.group(2))
                 score = v if m.group(1) == "cp" else (10000 - abs(v)) * (1 if v > 0 else -1)
-        return lines[-1].split()[1], score
 
 
 def extract(paths):
@@ -111,7 +91,7 @@ def read_fens(path):
 
 
 def play(fens_path, out, nodes, cmd, options):
-    engine = Engine(cmd.split(), options)
+    engine = Engine(cmd.split(), [tuple(o.split("=", 1)) for o in options])
     with open(out, "w", encoding="utf-8") as f:
         for fen in read_fens(fens_path):
             mv, _ = engine.go(fen, f"nodes {nodes}")
@@ -139,7 +119,7 @@ def fill_cache(cache, todo):
     with open(CACHE, "a", encoding="utf-8") as out:
 
         def worker(items):
-            judge = Engine(JUDGE, ["Hash=64", "Threads=1"])
+            judge = Engine(JUDGE, [("Hash", "64"), ("Threads", "1")])
             for fen, mv in items:
                 if mv is not None and f"{fen}|{mv}" in cache:
                     continue  # the best move, judged meanwhile
