@@ -47,21 +47,13 @@ CACHE = os.environ.get("CACHE", "judge.cache")
 
 
 class Engine(UciEngine):
-    """A UCI engine on pipes that answers a position's search."""
+    """The UCI pipe, asked for a position's best move and score."""
 
     def go(self, fen, limit):
         """The best move and the last exact score (cp; mates as 10000 less
         their distance) of a fresh search."""
-        self.send("ucinewgame")
-        self.send("position fen " + fen)
-        self.send("isready")
-        self.wait("readyok")
-        self.send("go " + limit)
         score = None
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                sys.exit("the engine ended during a search")
+        for line in self.search(fen, limit):
             if line.startswith("bestmove"):
                 return line.split()[1], score
             m = re.search(r"score (cp|mate) (-?\d+)", line)

@@ -50,18 +50,26 @@ class Engine:
             if line.startswith(token):
                 return line
 
-    def nodes_by_depth(self, fen, nodes):
-        """Nodes at each completed iteration (exact scores of the first line)."""
+    def search(self, fen, limit):
+        """A search of `fen` from a fresh `ucinewgame` with `go LIMIT`: its
+        output lines, the `bestmove` line last."""
         self.send("ucinewgame")
         self.send(f"position fen {fen}")
         self.send("isready")
         self.wait("readyok")
-        self.send(f"go nodes {nodes}")
-        found = {}
+        self.send(f"go {limit}")
         while True:
             line = self.p.stdout.readline()
             if not line:
                 sys.exit("the engine ended during a search")
+            yield line
+            if line.startswith("bestmove"):
+                return
+
+    def nodes_by_depth(self, fen, nodes):
+        """Nodes at each completed iteration (exact scores of the first line)."""
+        found = {}
+        for line in self.search(fen, f"nodes {nodes}"):
             if line.startswith("bestmove"):
                 # The last line may be an iteration the node limit cut
                 # short (fers reports one whose first move was searched).
