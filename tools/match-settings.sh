@@ -5,7 +5,10 @@
 # engines: Hash 16, the variant, two games an opening with colours
 # swapped (ROUNDS openings, CONC at a time, default 2), the openings in
 # the order of SRAND (default 1), resign at 1000 cp over 5 moves, draw
-# adjudication from move 60, the PGN to OUT.
+# adjudication from move 60, the PGN to OUT. `launch BIN ENV` prints
+# the fers-match engine keys that start BIN with the settings ENV
+# (`KEY=VALUE` words, e.g. an experimental build's switches) in its
+# environment alone, one a line.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 VAR=${VAR:?set VAR}
 OPENINGS=${OPENINGS:-/tmp/${VAR}4.epd}
@@ -13,6 +16,16 @@ if [ ! -s "$OPENINGS" ]; then
   "$ROOT"/target/release/fers-book openings --count 1000 --plies 4 --seed 1 \
     --variant "$VAR" --variant-file "$ROOT"/variants/examples.ini -o "$OPENINGS"
 fi
+launch() {
+  if [ -z "${2:-}" ]; then
+    echo "cmd=$1"
+    return
+  fi
+  echo "cmd=env"
+  local kv
+  for kv in $2; do echo "arg=$kv"; done
+  echo "arg=$1"
+}
 COMMON=(
   -variant "$VAR" -variantfile "$ROOT"/variants/examples.ini
   -games 2 -rounds "${ROUNDS:?set ROUNDS}" -repeat -concurrency "${CONC:-2}"

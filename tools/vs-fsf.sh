@@ -14,6 +14,8 @@
 #   SRAND     the openings' seed (default 1)
 #   OUT       the PGN file (default vs-fsf-VAR.pgn)
 #   BIN       fers's binary (default the repository's target/release/fers)
+#   FERSENV   `KEY=VALUE` words put in fers's environment alone (e.g.
+#             an experimental build's switches: FERSENV="CX=3")
 #   FERSOPT   more engine keys for fers, e.g. "option.EvalFile=net.nnue",
 #             split at spaces (an option whose name has a space, such as
 #             `Use NNUE`, needs fers-match called directly)
@@ -32,8 +34,9 @@ if [ -n "${FN:-}" ]; then
 else
   LIMIT_F=""; LIMIT_S=""; EACH="tc=${TC:-10+0.1} timemargin=200"
 fi
+mapfile -t FERS_KEYS < <(launch "$BIN" "${FERSENV:-}")
 # shellcheck disable=SC2086
 "$ROOT"/target/release/fers-match \
-  -engine cmd="$BIN" name=fers $LIMIT_F ${FERSOPT:-} \
+  -engine "${FERS_KEYS[@]}" name=fers $LIMIT_F ${FERSOPT:-} \
   -engine cmd=/usr/games/fairy-stockfish name=fsf $LIMIT_S \
   -each option.Hash=16 $EACH "${COMMON[@]}"
