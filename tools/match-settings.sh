@@ -22,8 +22,9 @@ launch() {
     return
   fi
   echo "cmd=env"
-  local kv
-  for kv in $2; do echo "arg=$kv"; done
+  local kv words
+  read -ra words <<< "$2" # split at spaces, no globbing
+  for kv in "${words[@]}"; do echo "arg=$kv"; done
   echo "arg=$1"
 }
 COMMON=(
