@@ -9,7 +9,7 @@
 //! - `fers-nnue OUT.nnue DATA... [-variant V] [-variantfile F] [-lambda L]
 //!   [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S]
 //!   [-factor on|off] [-holdout FILE] [-residual on|off] [-init NET]
-//!   [-buckets N] [-kings R]`:
+//!   [-buckets N] [-kings R] [-qat on|off]`:
 //!   training and quantisation (`-factor`: the piece factoriser of `Layout`, on by
 //!   default; `-holdout`: the held-out positions from FILE instead of the
 //!   data; `-residual`: a network added to the weighted hand-written
@@ -22,7 +22,11 @@
 //!   the own king's square (R file regions times the first rank or not,
 //!   `KingBuckets::by_region`; 1 by default, none), with the factoriser a
 //!   row shared by the buckets for each input, and `-init` from a
-//!   network without them starting every bucket with its rows);
+//!   network without them starting every bucket with its rows; `-qat`:
+//!   quantisation-aware training, each batch's forward pass on the
+//!   parameters as the file will hold them, off by default). Each epoch
+//!   prints the held-out loss of the float parameters and of the network
+//!   as written (`written`, what the engine evaluates);
 //! - `fers-nnue -label IN OUT NET [-variant V] [-variantfile F]`: the
 //!   positions of IN scored by network NET (`FEN;cp` lines): a slow,
 //!   strong network (a residual one) labels data for a fast one;
@@ -803,7 +807,7 @@ fn main() -> ExitCode {
 const USAGE: &str = "usage: fers-nnue OUT.nnue DATA... [-variant V] [-variantfile F] \
      [-lambda L] [-epochs N] [-hidden H] [-threads T] [-lr X] [-batch B] [-seed S] \
      [-factor on|off] [-holdout FILE] [-residual on|off] [-init NET] [-buckets N] \
-     [-kings R]\n\
+     [-kings R] [-qat on|off]\n\
      \x20      fers-nnue -selfplay OUT [-variant V] [-variantfile F] [-games N] [-nodes K] ...\n\
      \x20      fers-nnue -label IN OUT NET [-variant V] [-variantfile F]\n\
      \x20      fers-nnue -transfer IN OUT -variant V [-variantfile F] [-from W] [-as x=y,...]\n\
@@ -831,6 +835,10 @@ struct TrainOptions<'a> {
     /// File regions of the king buckets (`-kings R`: `2 R` buckets; 1, by
     /// default, for none).
     kings: u8,
+    /// Quantisation-aware training (`-qat on`): each batch's forward pass
+    /// uses the parameters as the file will hold them ([`quantised`]),
+    /// its gradient updates the float ones (a straight-through estimate).
+    qat: bool,
 }
 
 impl<'a> TrainOptions<'a> {
@@ -851,6 +859,7 @@ impl<'a> TrainOptions<'a> {
             init: None,
             buckets: 1,
             kings: 1,
+            qat: false,
         };
         for (a, v) in flags {
             let ok = match a.as_str() {
@@ -873,6 +882,7 @@ impl<'a> TrainOptions<'a> {
                     .map(|x| o.kings = x)
                     .is_some(),
                 "-factor" => on_off(v).map(|x| o.factor = x).is_some(),
+                "-qat" => on_off(v).map(|x| o.qat = x).is_some(),
                 "-residual" => on_off(v).map(|x| o.residual = x).is_some(),
                 "-lambda" => v
                     .parse()
@@ -1084,7 +1094,11 @@ fn fit(
         order.shuffle(rng);
         let mut train_loss = 0f64;
         for chunk in order.chunks(o.batch) {
-            let (grad, loss) = batch_gradient(l, p, train, chunk, o.threads);
+            let (grad, loss) = if o.qat {
+                batch_gradient(l, &quantised(l, p), train, chunk, o.threads)
+            } else {
+                batch_gradient(l, p, train, chunk, o.threads)
+            };
             train_loss += loss;
             t += 1;
             let scale = 1.0 / chunk.len() as f32;
@@ -1101,16 +1115,22 @@ fn fit(
             }
         }
         let mut acc = [vec![0f32; l.h], vec![0f32; l.h]];
-        let vl: f64 = valid
-            .iter()
-            .map(|s| step(l, p, s, None, &mut acc) as f64)
-            .sum();
+        let mut held_out = |p: &[f32]| -> f64 {
+            let sum: f64 = valid
+                .iter()
+                .map(|s| step(l, p, s, None, &mut acc) as f64)
+                .sum();
+            sum / valid.len() as f64
+        };
+        // The file's own loss too: what the engine will evaluate.
+        let (vl, written) = (held_out(p), held_out(&quantised(l, p)));
         eprintln!(
-            "epoch {:>3} lr {:.5} train {:.6} held-out {:.6}",
+            "epoch {:>3} lr {:.5} train {:.6} held-out {:.6} written {:.6}",
             epoch + 1,
             lr_now,
             train_loss / train.len() as f64,
-            vl / valid.len() as f64
+            vl,
+            written
         );
         save(p)?;
     }
@@ -1307,6 +1327,38 @@ fn init_from(path: &str, variant: &Variant, l: &Layout, p: &mut [f32]) -> Result
     Ok(())
 }
 
+/// The parameters the file [`write_net`] makes of `p` reads back as
+/// (`-init`): each real row with its virtual rows folded in, clipped and
+/// rounded to the file's steps (1/`QA` for the feature layer, 1/`QB` for
+/// the output weights), the virtual rows zero. The trainer's float loss
+/// can differ from the file's: a step of a fine-tuning smaller than half
+/// a grid step is lost in the rounding.
+fn quantised(l: &Layout, p: &[f32]) -> Vec<f32> {
+    let grid = |x: f32, s: f32| (x * s).round().clamp(-32767.0, 32767.0) / s;
+    let mut q = p.to_vec();
+    for f in 0..l.inputs {
+        for j in 0..l.h {
+            let w = p[f * l.h + j] + l.virtual_of(f).map(|v| p[v * l.h + j]).sum::<f32>();
+            q[f * l.h + j] = grid(w.clamp(-CLIP, CLIP), QA);
+        }
+    }
+    q[l.inputs * l.h..l.ft_b()].fill(0.0);
+    for x in &mut q[l.ft_b()..l.out_w()] {
+        *x = grid(*x, QA);
+    }
+    for x in &mut q[l.out_w()..l.out_b()] {
+        *x = grid(*x, QB);
+    }
+    for x in &mut q[l.out_b()..l.hand()] {
+        *x = (*x * QA * QB).round() / (QA * QB);
+    }
+    if l.residual {
+        let w = &mut q[l.hand()];
+        *w = (*w * HAND_UNIT as f32).round() / HAND_UNIT as f32;
+    }
+    q
+}
+
 /// Quantises and writes the network (see `fers_engine::nnue` for the
 /// format): `FERSNN01` for chess (`id` None), else `FERSNN02` with `id`'s
 /// header (flagged residual, with the hand-written evaluation's weight
@@ -1404,10 +1456,11 @@ mod tests {
             ("-variant", "capablanca"),
             ("-factor", "off"),
             ("-buckets", "8"),
+            ("-qat", "on"),
         ]);
         let o = TrainOptions::parse(&given).expect("valid flags");
         assert_eq!((o.hidden, o.epochs, o.lr, o.lambda), (512, 8, 0.0002, 0.25));
-        assert_eq!(o.buckets, 8);
+        assert_eq!((o.buckets, o.qat), (8, true));
         assert_eq!(
             (o.init, o.variant, o.factor),
             (Some("gen3.nnue"), Some("capablanca"), false)
@@ -1606,6 +1659,9 @@ mod tests {
         write_net(&kinged, Some(&NetId::of(v)), &l, &kings, &p).expect("written");
         let net = Network::load(&kinged).expect("reads back");
         assert_eq!(net.king_buckets(), &kings);
+        let mut q = vec![0f32; l.len()];
+        init_from(&kinged, v, &l, &mut q).expect("fits");
+        assert_eq!(quantised(&l, &p), q);
         let map = NnueMap::with_network(v, Arc::new(net)).expect("fits");
         let mut acc = [vec![0f32; l.h], vec![0f32; l.h]];
         let fens = [
@@ -1664,6 +1720,8 @@ mod tests {
             if factor {
                 assert!(q[l.inputs * l.h..l.ft_b()].iter().all(|&x| x == 0.0));
             }
+            // The loss printed as the file's is that of these parameters.
+            assert_eq!(quantised(&l, &p), q);
             write_net(&again, Some(&NetId::of(v)), &l, &KingBuckets::one(), &q).expect("written");
             let (a, b) = (std::fs::read(&first), std::fs::read(&again));
             let _ = (std::fs::remove_file(&first), std::fs::remove_file(&again));
