@@ -1327,8 +1327,9 @@ fn init_from(path: &str, variant: &Variant, l: &Layout, p: &mut [f32]) -> Result
     Ok(())
 }
 
-/// The parameters the file [`write_net`] makes of `p` reads back as
-/// (`-init`): each real row with its virtual rows folded in, clipped and
+/// The parameters the file [`write_net`] makes of `p` (and reads back as,
+/// `-init`): each real row with its virtual rows folded in, clipped to the
+/// range the accumulators are sized for and
 /// rounded to the file's steps (1/`QA` for the feature layer, 1/`QB` for
 /// the output weights), the virtual rows zero. The trainer's float loss
 /// can differ from the file's: a step of a fine-tuning smaller than half
@@ -1370,7 +1371,10 @@ fn write_net(
     kings: &KingBuckets,
     p: &[f32],
 ) -> std::io::Result<()> {
-    let q = |x: f32, s: f32| (x * s).round().clamp(-32767.0, 32767.0) as i16;
+    // The weights on the file's grid (`quantised`): scaled back, each is
+    // its integer exactly.
+    let g = quantised(l, p);
+    let q = |x: f32, s: f32| (x * s).round() as i16;
     let mut bytes = Vec::with_capacity(2 * l.len() + 64);
     match id {
         Some(id) => bytes.extend_from_slice(&id.header(l.h, l.residual, l.buckets, kings)),
@@ -1379,26 +1383,20 @@ fn write_net(
             bytes.extend_from_slice(&(l.h as u32).to_le_bytes());
         }
     }
-    // Each real row with its virtual row folded in (see `Layout`), kept
-    // within the clip the accumulators are sized for.
-    for f in 0..l.inputs {
-        for j in 0..l.h {
-            let w = p[f * l.h + j] + l.virtual_of(f).map(|v| p[v * l.h + j]).sum::<f32>();
-            bytes.extend_from_slice(&q(w.clamp(-CLIP, CLIP), QA).to_le_bytes());
-        }
-    }
-    for &w in &p[l.ft_b()..l.out_w()] {
+    // Each real row with its virtual rows folded in (see `Layout`); the
+    // virtual rows themselves are not written.
+    for &w in g[..l.inputs * l.h].iter().chain(&g[l.ft_b()..l.out_w()]) {
         bytes.extend_from_slice(&q(w, QA).to_le_bytes());
     }
-    for &w in &p[l.out_w()..l.out_b()] {
+    for &w in &g[l.out_w()..l.out_b()] {
         bytes.extend_from_slice(&q(w, QB).to_le_bytes());
     }
-    for &b in &p[l.out_b()..l.hand()] {
+    for &b in &g[l.out_b()..l.hand()] {
         let ob = (b * QA * QB).round() as i32;
         bytes.extend_from_slice(&ob.to_le_bytes());
     }
     if l.residual {
-        let w = (p[l.hand()] * HAND_UNIT as f32).round() as i32;
+        let w = (g[l.hand()] * HAND_UNIT as f32).round() as i32;
         bytes.extend_from_slice(&w.to_le_bytes());
     }
     let tmp = format!("{path}.tmp");
