@@ -1327,13 +1327,13 @@ fn init_from(path: &str, variant: &Variant, l: &Layout, p: &mut [f32]) -> Result
     Ok(())
 }
 
-/// The parameters the file [`write_net`] makes of `p` (and reads back as,
-/// `-init`): each real row with its virtual rows folded in, clipped to the
-/// range the accumulators are sized for and
-/// rounded to the file's steps (1/`QA` for the feature layer, 1/`QB` for
-/// the output weights), the virtual rows zero. The trainer's float loss
-/// can differ from the file's: a step of a fine-tuning smaller than half
-/// a grid step is lost in the rounding.
+/// The parameters as the file [`write_net`] makes of `p` holds them (and
+/// `-init` reads them back): each real row with its virtual rows folded
+/// in and clipped to the range the accumulators are sized for, every
+/// weight rounded to the file's steps (1/`QA` for the feature layer,
+/// 1/`QB` for the output weights), the virtual rows zero. The trainer's
+/// float loss can differ from the file's: a fine-tuning step smaller than
+/// half a grid step is lost in the rounding.
 fn quantised(l: &Layout, p: &[f32]) -> Vec<f32> {
     let grid = |x: f32, s: f32| (x * s).round().clamp(-32767.0, 32767.0) / s;
     let mut q = p.to_vec();
