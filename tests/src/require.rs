@@ -144,7 +144,11 @@ pub fn find_python_with(modules: &[&str]) -> Option<PathBuf> {
         Some(p) => vec![PathBuf::from(p)],
         None => vec!["python3".into(), "python".into()],
     };
-    let import = format!("import {}", modules.join(", "));
+    let import = if modules.is_empty() {
+        "pass".to_string()
+    } else {
+        format!("import {}", modules.join(", "))
+    };
     candidates.into_iter().find(|py| {
         Command::new(py)
             .args(["-c", &import])
@@ -162,11 +166,19 @@ pub fn python_with(test: &str, modules: &[&str], packages: &str) -> Option<PathB
     or_skip(
         find_python_with(modules),
         test,
-        &format!(
-            "python3 with {} not found ($FERS_PYTHON, python3, python)",
-            modules.join(", ")
-        ),
-        &format!(".ci/run installs it: pip install {packages}"),
+        &if modules.is_empty() {
+            "python3 not found ($FERS_PYTHON, python3, python)".to_string()
+        } else {
+            format!(
+                "python3 with {} not found ($FERS_PYTHON, python3, python)",
+                modules.join(", ")
+            )
+        },
+        &if packages.is_empty() {
+            "install python3".to_string()
+        } else {
+            format!(".ci/run installs it: pip install {packages}")
+        },
     )
 }
 

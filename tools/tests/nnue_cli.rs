@@ -276,3 +276,81 @@ fn walks_from_a_position() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("4 arguments are needed, 2 given"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `tools/py/add_results.py` gives each labelled position the mean result
+/// of the self-play games it occurred in, known by its FEN's first four
+/// fields (move counters aside), keeps the teacher's score, drops a
+/// position found in no game, and the output trains with `-lambda`.
+#[test]
+fn labelled_positions_get_their_games_results() {
+    let test = "labelled_positions_get_their_games_results";
+    let Some(py) = fers_tests::require::python_with(test, &[], "") else {
+        return;
+    };
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../variants/examples.ini");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/py/add_results.py");
+    let dir = std::env::temp_dir().join(format!("fers-add-results-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = |name: &str| dir.join(name).display().to_string();
+    let start = "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1";
+    let e4 = "rnabqkbcnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNABQKBCNR b KQkq - 0 1";
+    let d4 = "rnabqkbcnr/pppppppppp/10/10/3P6/10/PPP1PPPPPP/RNABQKBCNR b KQkq - 0 1";
+    // Two games through the start (won, drawn), one through e4 with other
+    // move counters (lost); d4 in none.
+    std::fs::write(path("sp-a.txt"), format!("{start};20;1\n{start};25;0.5\n")).unwrap();
+    let e4_later = e4.replace(" 0 1", " 4 9");
+    std::fs::write(path("sp-b.txt"), format!("{e4_later};-5;0\n")).unwrap();
+    std::fs::write(
+        path("labels.txt"),
+        format!("{start};31\n{e4};12\n{d4};40\n"),
+    )
+    .unwrap();
+    let out = Command::new(&py)
+        .arg(script)
+        .args([
+            path("labels.txt"),
+            path("r.txt"),
+            path("sp-a.txt"),
+            path("sp-b.txt"),
+        ])
+        .output()
+        .expect("run add_results.py");
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("2 positions with results, 1 found in no game"),
+        "{err}"
+    );
+    let written = std::fs::read_to_string(path("r.txt")).unwrap();
+    assert_eq!(written, format!("{start};31;0.75\n{e4};12;0\n"));
+    // A self-play file without results is refused with the line.
+    std::fs::write(path("bad.txt"), format!("{start};20\n")).unwrap();
+    let bad = Command::new(&py)
+        .arg(script)
+        .args([path("labels.txt"), path("r2.txt"), path("bad.txt")])
+        .output()
+        .expect("run add_results.py");
+    let err = String::from_utf8_lossy(&bad.stderr).to_string();
+    assert!(!bad.status.success());
+    assert!(err.contains("bad.txt:1: expected FEN;cp;result"), "{err}");
+    // The output is training data with results.
+    let net = path("r.nnue");
+    let trained = run(&[
+        &net,
+        &path("r.txt"),
+        "-variant",
+        "capablanca",
+        "-variantfile",
+        examples,
+        "-lambda",
+        "0.5",
+        "-epochs",
+        "1",
+        "-hidden",
+        "32",
+        "-threads",
+        "1",
+    ]);
+    assert!(std::path::Path::new(&net).exists(), "{trained}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
