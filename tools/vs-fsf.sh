@@ -20,7 +20,8 @@
 #             split at spaces (an option whose name has a space, such as
 #             `Use NNUE`, needs fers-match called directly)
 #   TC        the clock (default 10+0.1); or FN/SN: fixed nodes a move for
-#             fers and Fairy-Stockfish (both needed; the clock is then off)
+#             fers and Fairy-Stockfish (both needed; the clock is then off);
+#             or FD/SD: a fixed depth for each
 #   OPENINGS  the openings file (default /tmp/VAR4.epd, made when missing)
 #   CONC      games at a time (default 2)
 set -euo pipefail
@@ -31,6 +32,8 @@ source "$(dirname "$0")/match-settings.sh"
 BIN=${BIN:-$ROOT/target/release/fers}
 if [ -n "${FN:-}" ]; then
   LIMIT_F="nodes=${FN}"; LIMIT_S="nodes=${SN:?set SN with FN}"; EACH=""
+elif [ -n "${FD:-}" ]; then
+  LIMIT_F="depth=${FD}"; LIMIT_S="depth=${SD:?set SD with FD}"; EACH=""
 else
   LIMIT_F=""; LIMIT_S=""; EACH="tc=${TC:-10+0.1} timemargin=200"
 fi
