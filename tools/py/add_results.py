@@ -28,10 +28,14 @@ for path in a.selfplay:
     with open(path) as f:
         for n, line in enumerate(f, 1):
             fields = line.rstrip("\n").split(";")
-            if len(fields) < 3:
+            try:
+                result = float(fields[2])
+            except (IndexError, ValueError):
+                result = -1.0
+            if not 0.0 <= result <= 1.0:
                 sys.exit(f"{path}:{n}: expected FEN;cp;result, found {line.strip()!r}")
             g = games[key(fields[0])]
-            g[0] += float(fields[2])
+            g[0] += result
             g[1] += 1
 
 kept = missing = 0

@@ -323,16 +323,22 @@ fn labelled_positions_get_their_games_results() {
     );
     let written = std::fs::read_to_string(path("r.txt")).unwrap();
     assert_eq!(written, format!("{start};31;0.75\n{e4};12;0\n"));
-    // A self-play file without results is refused with the line.
-    std::fs::write(path("bad.txt"), format!("{start};20\n")).unwrap();
-    let bad = Command::new(&py)
-        .arg(script)
-        .args([path("labels.txt"), path("r2.txt"), path("bad.txt")])
-        .output()
-        .expect("run add_results.py");
-    let err = String::from_utf8_lossy(&bad.stderr).to_string();
-    assert!(!bad.status.success());
-    assert!(err.contains("bad.txt:1: expected FEN;cp;result"), "{err}");
+    // A self-play line without a result, or with one outside 0..1, is
+    // refused with its file and line.
+    for (i, bad_line) in [format!("{start};20"), format!("{start};20;2")]
+        .iter()
+        .enumerate()
+    {
+        std::fs::write(path("bad.txt"), format!("{start};20;1\n{bad_line}\n")).unwrap();
+        let bad = Command::new(&py)
+            .arg(script)
+            .args([path("labels.txt"), path("r2.txt"), path("bad.txt")])
+            .output()
+            .expect("run add_results.py");
+        let err = String::from_utf8_lossy(&bad.stderr).to_string();
+        assert!(!bad.status.success(), "case {i}");
+        assert!(err.contains("bad.txt:2: expected FEN;cp;result"), "{err}");
+    }
     // The output is training data with results.
     let net = path("r.nnue");
     let trained = run(&[
@@ -351,6 +357,8 @@ fn labelled_positions_get_their_games_results() {
         "-threads",
         "1",
     ]);
+    // Both lines read (a result the trainer refused would drop its line).
+    assert!(trained.contains("r.txt: 2 positions"), "{trained}");
     assert!(std::path::Path::new(&net).exists(), "{trained}");
     let _ = std::fs::remove_dir_all(&dir);
 }
