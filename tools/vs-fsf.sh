@@ -21,7 +21,8 @@
 #             `Use NNUE`, needs fers-match called directly)
 #   TC        the clock (default 10+0.1); or FN/SN: fixed nodes a move for
 #             fers and Fairy-Stockfish (both needed; the clock is then off);
-#             or FD/SD: a fixed depth for each
+#             or FD/SD: a fixed depth for each; or ST: the same fixed
+#             time a move for both, in seconds (`go movetime`)
 #   OPENINGS  the openings file (default /tmp/VAR4.epd, made when missing)
 #   CONC      games at a time (default 2)
 set -euo pipefail
@@ -34,6 +35,8 @@ if [ -n "${FN:-}" ]; then
   LIMIT_F="nodes=${FN}"; LIMIT_S="nodes=${SN:?set SN with FN}"; EACH=""
 elif [ -n "${FD:-}" ]; then
   LIMIT_F="depth=${FD}"; LIMIT_S="depth=${SD:?set SD with FD}"; EACH=""
+elif [ -n "${ST:-}" ]; then
+  LIMIT_F=""; LIMIT_S=""; EACH="st=${ST} timemargin=200"
 else
   LIMIT_F=""; LIMIT_S=""; EACH="tc=${TC:-10+0.1} timemargin=200"
 fi
