@@ -50,14 +50,6 @@ pub struct Budget {
     pub fixed: bool,
 }
 
-/// The most of the optimum `IterationClock` lets an unsettled search use
-/// before it stops starting iterations. Stockfish lets its factors reach
-/// about three; at 10+0.1 fers then spent its opening moves' clock on
-/// iterations that seldom changed the move, and had little left for the
-/// middlegame, where Fairy-Stockfish kept more (docs/search.md: +94.7
-/// paired in Capablanca). The hard budget still bounds every move.
-const MAX_SHARE: f64 = 1.0;
-
 /// Moves the clock is shared over when `movestogo` does not say.
 const HORIZON: u64 = 50;
 
@@ -137,9 +129,18 @@ impl Default for ClockMemory {
     }
 }
 
+/// The most of the optimum `IterationClock` lets an unsettled search use
+/// before it stops starting iterations. Stockfish lets the product of its
+/// factors reach 3 and more; at 10+0.1 fers then spent its opening moves'
+/// clock on iterations that seldom changed the move, and had little left
+/// for the middlegame, where Fairy-Stockfish kept more (docs/search.md:
+/// +94.7 paired in Capablanca). The hard budget still bounds every move.
+const MAX_SHARE: f64 = 1.0;
+
 /// Decides after each completed iteration whether to start the next: the
-/// soft budget, scaled up when the score falls or the best move keeps
-/// changing, down when it has held for many plies.
+/// soft budget, scaled down when the best move has held for many plies and
+/// the score holds, kept nearer the whole of it (never past `MAX_SHARE`)
+/// when the score falls or the best move keeps changing.
 #[derive(Clone, Debug)]
 pub struct IterationClock {
     last: ClockMemory,
