@@ -23,7 +23,8 @@
 #             fers and Fairy-Stockfish (both needed; the clock is then off);
 #             or FD/SD: a fixed depth for each; or ST: the same fixed
 #             time a move for both, in seconds (`go movetime`)
-#   OPENINGS  the openings file (default /tmp/VAR4.epd, made when missing)
+#   OPENINGS  the openings file (default /tmp/VAR4.epd, made when missing;
+#             tools/openings/VAR-balanced.epd: the level ones among them)
 #   CONC      games at a time (default 2)
 set -euo pipefail
 VAR=${VAR:?set VAR}
