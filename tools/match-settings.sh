@@ -2,8 +2,8 @@
 # share. Sets ROOT (the repository), makes the openings file OPENINGS
 # (default /tmp/VAR4.epd: 1000 random 4-ply openings of VAR, seed 1) when
 # it is missing (tools/openings/VAR-balanced.epd holds those of them that
-# Fairy-Stockfish 11.1 finds level, tools/py/balanced_openings.py), and puts in COMMON the fers-match flags after the
-# engines: Hash 16, the variant, two games an opening with colours
+# Fairy-Stockfish 11.1 finds level, tools/py/balanced_openings.py), and
+# puts in COMMON the fers-match flags after the engines: Hash 16, the variant, two games an opening with colours
 # swapped (ROUNDS openings, CONC at a time, default 2), the openings in
 # the order of SRAND (default 1), resign at 1000 cp over 5 moves, draw
 # adjudication from move 60, the PGN to OUT. `launch BIN ENV` prints

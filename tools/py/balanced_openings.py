@@ -15,8 +15,9 @@ fers's Capablanca runs against Fairy-Stockfish about half the pairs of
 games split one win each, the opening deciding both, which widens every
 error bar. docs/search.md (thirty-ninth session) has the files made this
 way and what they change."""
-import subprocess
 import sys
+
+from tree_depth import Engine
 
 
 def main():
@@ -27,47 +28,15 @@ def main():
     limit = int(sys.argv[5]) if len(sys.argv) > 5 else 50
     count = int(sys.argv[6]) if len(sys.argv) > 6 else None
     fens = [l.strip() for l in open(src) if l.strip() and not l.startswith("#")]
-    p = subprocess.Popen(
-        ["/usr/games/fairy-stockfish"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        bufsize=1,
-    )
-
-    def send(line):
-        p.stdin.write(line + "\n")
-
-    def wait(token):
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                sys.exit(f"Fairy-Stockfish ended before '{token}'")
-            if line.startswith(token):
-                return line
-
-    send("uci")
-    wait("uciok")
-    send("setoption name Hash value 16")
-    if variant != "chess":
-        send(f"setoption name UCI_Variant value {variant}")
+    chosen = [] if variant == "chess" else [("UCI_Variant", variant)]
+    fsf = Engine(["/usr/games/fairy-stockfish"], [("Hash", "16")] + chosen)
     kept = []
     for fen in fens:
         # EPD lines may carry operations after the four fields.
         fields = fen.split(";")[0].split()
         board = " ".join(fields[:6]) if len(fields) >= 6 else " ".join(fields[:4]) + " 0 1"
-        send("ucinewgame")
-        send(f"position fen {board}")
-        send("isready")
-        wait("readyok")
-        send(f"go depth {depth}")
         score = None
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                sys.exit("Fairy-Stockfish ended during a search")
-            if line.startswith("bestmove"):
-                break
+        for line in fsf.search(board, f"depth {depth}"):
             words = line.split()
             if "score" in words and "upperbound" not in words and "lowerbound" not in words:
                 i = words.index("score")
@@ -76,8 +45,7 @@ def main():
             kept.append(fen)
             if count is not None and len(kept) >= count:
                 break
-    send("quit")
-    p.wait()
+    fsf.quit()
     with open(out, "w") as f:
         for fen in kept:
             f.write(fen + "\n")
